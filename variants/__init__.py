@@ -1,0 +1,1 @@
+"""The shipped variant specs, read as package data through importlib.resources."""
