@@ -1,0 +1,184 @@
+"""Compiling a merged, validated spec into a Rules object of plain values and callables.
+
+Everything the engine asks of the rules during play is decided here, once: which
+cards leave the deck, how many are dealt, who pays for a scout, which end conditions
+hold, and whether shows can be ranked by the fast integer keys or need the plugin
+hooks (results cached, since those hooks are pure).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .actions import Codec
+from .cards import MASK, SHIFT, full_deck, identity, parse_card
+from .hookspecs import EndCondition, ShowInfo
+from .plugin_host import PluginError, implementers, make_manager
+from .shows import append_builtin_shows, append_general_shows, builtin_key
+
+if TYPE_CHECKING:
+    from .spec import Spec
+    from .state import GameState
+
+
+class Rules:
+    """A spec compiled for play. Read-only after construction; one Rules serves many games."""
+
+    def __init__(self, spec: "Spec"):
+        from .spec import SpecError  # the spec layer owns error reporting with file and line
+
+        doc = spec.doc
+        self.spec = spec
+        self.name: str = doc["name"]
+        self.description: str = doc.get("description", "")
+        self.players: tuple[int, ...] = tuple(doc["players"])
+
+        deck = doc["deck"]
+        self.lowest: int = deck["lowest"]
+        self.highest: int = deck["highest"]
+        self.deck: list[int] = full_deck(self.lowest, self.highest)
+        self.random_orientation: bool = deck["random_orientation"]
+        self.removed: dict[int, list[int]] = {n: self._removed(deck["remove"].get(str(n), {})) for n in self.players}
+
+        deal = doc["deal"]
+        self.hand_size: dict[int, int] = {int(n): size for n, size in deal["hand_size"].items()}
+        self.shuffle_once: bool = deal["shuffle"] == "once"
+
+        self.flip_allowed: bool = doc["hand_flip"]["allowed"]
+        self.flip_reverses: bool = doc["hand_flip"]["reverses_order"]
+        self.scout_pays: bool = doc["scout"]["payment"] == "scout_pays"
+        self.extra_turn: bool = doc["scout"]["extra_turn"]
+        self.sns_chips: int = doc["scout_and_show"]["chips_per_round"]
+        self.sns_fallback: bool = doc["scout_and_show"]["fallback_to_scout"]
+        self.scout_chips: int = doc["scout_chips_per_round"]
+
+        scoring = doc["scoring"]
+        self.points_captured: int = scoring["captured_card"]
+        self.points_received: int = scoring["chip_received"]
+        self.points_unspent: int = scoring["unspent_chip"]
+        self.points_in_hand: int = scoring["card_in_hand"]
+        self.exemption: bool = scoring["exempt_last_show_owner"]
+
+        rounds = doc["rounds"]
+        self.round_count: int | None = None if rounds["count"] == "per_player" else rounds["count"]
+        self.first_starting_seat: int = rounds["first_starting_seat"]
+        self.rotate_start: int = rounds["rotate_start"]
+        self.max_turns: int = doc["max_turns_per_round"]
+
+        # The largest possible hand is every card of the deck, so codes fit any position.
+        self.codec = Codec(len(self.deck))
+
+        try:
+            self.plugins = make_manager(doc.get("plugins", []))
+        except PluginError as exc:
+            raise SpecError([spec.problem("$.plugins", str(exc))]) from None
+        offered: dict[str, EndCondition] = {}
+        for conditions in self.plugins.hook.scoutlab_end_conditions():
+            offered.update(conditions or {})
+        problems = [
+            spec.problem(f"$.end_conditions[{i}]", _unknown_condition(name, offered))
+            for i, name in enumerate(doc["end_conditions"])
+            if name not in offered
+        ]
+        if problems:
+            raise SpecError(problems)
+        self.end_conditions: list[tuple[str, EndCondition]] = [(n, offered[n]) for n in doc["end_conditions"]]
+
+        # Only the built-in rules rank shows: use integer keys and skip the hooks entirely.
+        self.builtin_shows: bool = implementers(self.plugins, "scoutlab_classify_show") == ["builtin"] and (
+            implementers(self.plugins, "scoutlab_show_beats") == ["builtin"]
+        )
+        self._kinds: dict[tuple[int, ...], str | None] = {}
+        self._beats: dict[tuple, bool] = {}
+        self.scores_hooked: bool = implementers(self.plugins, "scoutlab_score_round") != []
+        self.observed: bool = implementers(self.plugins, "scoutlab_game_event") != []
+
+    def _removed(self, removal: dict[str, Any]) -> list[int]:
+        cards = {identity(parse_card(text)) for text in removal.get("cards", [])}
+        for n in removal.get("containing", []):
+            cards.update(c for c in self.deck if c >> SHIFT == n or c & MASK == n)
+        return sorted(cards)
+
+    # -- per player count ---------------------------------------------------------------
+
+    def rounds_for(self, players: int) -> int:
+        return players if self.round_count is None else self.round_count
+
+    def deck_for(self, players: int) -> list[int]:
+        """The cards in play for this many players, lower number on top, in a fixed order."""
+        removed = set(self.removed[players])
+        return [c for c in self.deck if c not in removed]
+
+    def starting_seat(self, players: int, round_index: int) -> int:
+        return (self.first_starting_seat + round_index * self.rotate_start) % players
+
+    def new_game(self, players: int, seed: int) -> "GameState":
+        from .state import GameState
+
+        return GameState(self, players, seed)
+
+    # -- shows under plugins (the slow, general path) ----------------------------------------
+
+    def classify(self, values: tuple[int, ...]) -> str | None:
+        """The kind of show these top numbers make, or None; cached, since the hook is pure."""
+        try:
+            return self._kinds[values]
+        except KeyError:
+            pass
+        kind = self.plugins.hook.scoutlab_classify_show(values=values)
+        if not isinstance(kind, str):
+            raise PluginError(f"scoutlab_classify_show returned {kind!r} for {values}; expected a kind string")
+        self._kinds[values] = result = None if kind == "invalid" else kind
+        return result
+
+    def beats(self, values: tuple[int, ...], kind: str, active: ShowInfo) -> bool:
+        key = (values, kind, active)
+        try:
+            return self._beats[key]
+        except KeyError:
+            pass
+        verdict = self.plugins.hook.scoutlab_show_beats(show=ShowInfo(values, kind), active=active)
+        if not isinstance(verdict, bool):
+            raise PluginError(f"scoutlab_show_beats returned {verdict!r}; expected True or False")
+        self._beats[key] = verdict
+        return verdict
+
+    def append_shows(self, tops: list[int], beat, base: int, out: list[int]) -> None:
+        """Append the codes (from `base`) of every show in `tops` stronger than `beat` (see strength)."""
+        if self.builtin_shows:
+            append_builtin_shows(tops, beat, base, self.codec.width, out)
+        else:
+            append_general_shows(tops, beat, self.classify, self.beats, base, self.codec.width, out)
+
+    def strength(self, cards: list[int]) -> int | ShowInfo:
+        """What a show must beat to replace these cards as the active set.
+
+        An int key on the fast path (-1 for an empty table), else a ShowInfo for the hooks
+        (None for an empty table).
+        """
+        values = tuple(c >> SHIFT for c in cards)
+        if self.builtin_shows:
+            return builtin_key(values) if values else -1
+        if not values:
+            return None
+        return ShowInfo(values, self.classify(values) or "invalid")
+
+
+def _unknown_condition(name: str, offered: dict[str, EndCondition]) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(name, list(offered), n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    return f"unknown end condition {name!r}{hint} (known: {', '.join(sorted(offered))})"
+
+
+def compile_rules(spec: "Spec") -> Rules:
+    return Rules(spec)
+
+
+def load_rules(name_or_path: str) -> Rules:
+    """Load, validate and compile a variant by shipped name or file path; raises SpecError."""
+    from .spec import load_spec
+
+    return Rules(load_spec(name_or_path))
+

@@ -1,0 +1,418 @@
+"""The state of one game: hands, active set and owner, chips, captured piles, turn, round and history.
+
+Moves go in only through `apply`, which refuses an illegal action with the rule it
+breaks and leaves the state untouched. `legal_actions` lists every legal action code
+for the seat to act; `view(seat)` is everything that seat may know (RULES.md 10.9).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from .actions import FLIP, KEEP, SHOW_BASE, Flip, Scout, ScoutShow, Show, format_action
+from .cards import SHIFT, flipped, format_hand
+from .shows import append_builtin_insertion_shows, append_builtin_shows
+
+if TYPE_CHECKING:
+    from .rules import Rules
+
+FLIPPING, PLAYING, OVER = "flip", "play", "over"
+TURN_CAP = "turn_cap"
+NO_LEGAL_ACTION = "no_legal_action"
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow here; the message names the rule."""
+
+
+@dataclass(frozen=True)
+class RoundEnd:
+    """How a round ended and what each seat scored in it."""
+
+    round: int
+    reason: str  # an end condition's name, "turn_cap" or "no_legal_action"
+    exempt: int | None  # the seat spared the penalty for cards in hand
+    scores: tuple[int, ...]
+    captured: tuple[int, ...]
+    chips_received: tuple[int, ...]
+    chips_held: tuple[int, ...]
+    cards_in_hand: tuple[int, ...]
+    turns: int
+
+
+@dataclass(frozen=True)
+class View:
+    """What one seat may know: its own hand, the table, every seat's counts, the public history."""
+
+    seat: int
+    players: int
+    variant: str
+    round: int
+    rounds: int
+    phase: str
+    to_act: int
+    starting_seat: int
+    turn: int
+    hand: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    active: tuple[int, ...]
+    active_owner: int | None
+    chips_received: tuple[int, ...]
+    chips_held: tuple[int, ...]
+    scout_show_chips: tuple[int, ...]
+    captured: tuple[int, ...]
+    totals: tuple[int, ...]
+    history: tuple[tuple[int, int, int], ...]  # (round, seat, action code), public to all
+    round_ends: tuple[RoundEnd, ...]
+    legal: tuple[int, ...]  # the seat's legal action codes when it is to act, else empty
+
+
+class GameState:
+    """One game of a compiled variant for a number of players, from a seed."""
+
+    def __init__(self, rules: "Rules", players: int, seed: int):
+        if players not in rules.players:
+            allowed = ", ".join(map(str, rules.players))
+            raise ValueError(f"variant {rules.name!r} is for {allowed} players, not {players}")
+        self.rules = rules
+        self.players = players
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.rounds = rules.rounds_for(players)
+        self.removed: list[int] = rules.removed[players]
+        self.totals = [0] * players
+        self.round_ends: list[RoundEnd] = []
+        self.history: list[tuple[int, int, int]] = []
+        self.deals: list[list[list[int]]] = []  # each round's hands as dealt, for records
+        # With a single shuffle, later rounds deal the cards set aside by earlier ones.
+        self._pool = self._shuffled(rules.deck_for(players)) if rules.shuffle_once else None
+        self._start_round(0)
+
+    # -- setting up a round -------------------------------------------------------------------
+
+    def _shuffled(self, cards: list[int]) -> list[int]:
+        """Shuffle order and, if the spec says so, orientation (RULES.md 1)."""
+        cards = list(cards)
+        self.rng.shuffle(cards)
+        if self.rules.random_orientation:
+            bits = self.rng.getrandbits(len(cards))
+            cards = [flipped(c) if bits >> i & 1 else c for i, c in enumerate(cards)]
+        return cards
+
+    def _start_round(self, index: int) -> None:
+        rules, n = self.rules, self.players
+        size = rules.hand_size[n]
+        if self._pool is not None:
+            dealt = slice(index * n * size, (index + 1) * n * size)
+            cards = self._pool[dealt]
+            self.set_aside = self._pool[: dealt.start] + self._pool[dealt.stop :]
+        else:
+            shuffled = self._shuffled(rules.deck_for(n))
+            cards, self.set_aside = shuffled[: n * size], shuffled[n * size :]
+        self.round = index
+        self.hands: list[list[int]] = [cards[i * size : (i + 1) * size] for i in range(n)]
+        self.deals.append([list(h) for h in self.hands])
+        self.active: list[int] = []
+        self.active_owner = -1
+        self.beat = rules.strength([])
+        self.last_shower = -1  # owner of the round's last show, for (ii) and the exemption
+        self.last_seat = -1
+        self.last_kind: str | None = None
+        self.captured: list[list[int]] = [[] for _ in range(n)]
+        self.chips_received = [0] * n
+        self.chips_held = [rules.scout_chips] * n
+        self.chips_paid = 0  # paid into the middle (scout_pays)
+        self.scout_show_chips = [rules.sns_chips] * n
+        self.turn = 0
+        self.starting_seat = rules.starting_seat(n, index)
+        self.to_act = self.starting_seat
+        self.flips_left = n if rules.flip_allowed else 0
+        self.phase = FLIPPING if self.flips_left else PLAYING
+        self._legal: list[int] | None = None
+
+    # -- legal actions ------------------------------------------------------------------------
+
+    def legal_actions(self) -> list[int]:
+        """Every legal action code for the seat to act (cached until the next action)."""
+        if self._legal is None:
+            if self.phase == PLAYING:
+                self._legal = self._play_actions(self.to_act)
+            elif self.phase == FLIPPING:
+                self._legal = [KEEP, FLIP]
+            else:
+                self._legal = []
+        return self._legal
+
+    def _play_actions(self, seat: int) -> list[int]:
+        rules = self.rules
+        codec = rules.codec
+        hand = self.hands[seat]
+        tops = [c >> SHIFT for c in hand]
+        out: list[int] = []
+        rules.append_shows(tops, self.beat, SHOW_BASE, out)
+        if not self._may_scout(seat):
+            return out
+        stride = codec.width + 1
+        ends = (0,) if len(self.active) == 1 else (0, 1)
+        for end in ends:
+            for flip in (0, 1):
+                first = codec.scout_base + (end * 2 + flip) * stride
+                out.extend(range(first, first + len(hand) + 1))
+        if self.scout_show_chips[seat]:
+            self._append_scout_shows(tops, ends, out)
+        return out
+
+    def _may_scout(self, seat: int) -> bool:
+        return bool(self.active) and self.active_owner != seat and (
+            not self.rules.scout_pays or self.chips_held[seat] > 0
+        )
+
+    def _append_scout_shows(self, tops: list[int], ends: tuple[int, ...], out: list[int]) -> None:
+        """Scout & Show: every scout, then every show of the new hand that beats what is left."""
+        rules = self.rules
+        codec = rules.codec
+        width, stride, none = codec.width, codec.sns_stride, codec.show_count
+        fallback = rules.sns_fallback
+        for end in ends:
+            taken = self.active[-1] if end else self.active[0]
+            beat = rules.strength(self.active[:-1] if end else self.active[1:])
+            values = (taken >> SHIFT, flipped(taken) >> SHIFT)
+            if not rules.builtin_shows:
+                for flip, value in enumerate(values):
+                    for gap in range(len(tops) + 1):
+                        base = codec.sns_base + codec.scout_index(end, flip, gap) * stride
+                        before = len(out)
+                        rules.append_shows(tops[:gap] + [value] + tops[gap:], beat, base, out)
+                        if fallback and len(out) == before:
+                            out.append(base + none)
+                continue
+            # The hand's own shows survive an insertion left or right of them, shifted past it.
+            own: list[int] = []
+            append_builtin_shows(tops, beat, 0, width, own)
+            spans = [(rel // width, rel // width + rel % width + 1, rel) for rel in own]
+            for gap in range(len(tops) + 1):
+                kept = [rel for start, stop, rel in spans if stop <= gap]
+                kept += [rel + width for start, stop, rel in spans if start >= gap]
+                for flip, value in enumerate(values):
+                    base = codec.sns_base + codec.scout_index(end, flip, gap) * stride
+                    before = len(out)
+                    out.extend([base + rel for rel in kept])
+                    append_builtin_insertion_shows(tops, value, gap, beat, base, width, out)
+                    if fallback and len(out) == before:
+                        out.append(base + none)
+
+    # -- applying an action -------------------------------------------------------------------
+
+    def apply(self, code: int) -> None:
+        """Play one action for the seat to act; an illegal one raises IllegalAction and changes nothing."""
+        if code not in self.legal_actions():
+            raise IllegalAction(self.explain(code))
+        self._apply(code)
+
+    def apply_text(self, text: str) -> int:
+        """Parse the notation and apply it; returns the code. Raises NotationError or IllegalAction."""
+        from .actions import parse_action
+
+        code = self.rules.codec.encode(parse_action(text))
+        self.apply(code)
+        return code
+
+    def _apply(self, code: int) -> None:
+        seat = self.to_act
+        self.history.append((self.round, seat, code))
+        self._legal = None
+        if self.phase == FLIPPING:
+            self._choose_flip(seat, code)
+            return
+        rules = self.rules
+        codec = rules.codec
+        self.turn += 1
+        if code < codec.scout_base:
+            start, rest = divmod(code - SHOW_BASE, codec.width)
+            self._show(seat, start, rest + 1)
+            self.last_kind = "show"
+        elif code < codec.sns_base:
+            self._scout(seat, code - codec.scout_base)
+            self.last_kind = "scout"
+        else:
+            scout, show = divmod(code - codec.sns_base, codec.sns_stride)
+            self.scout_show_chips[seat] -= 1
+            self._scout(seat, scout)
+            if show == codec.show_count:  # seed 002's fallback: the turn ends as a plain scout
+                self.last_kind = "scout"
+            else:
+                start, rest = divmod(show, codec.width)
+                self._show(seat, start, rest + 1)
+                self.last_kind = "scout_and_show"
+        self.last_seat = seat
+        stays = rules.extra_turn and self.last_kind == "scout"
+        self.to_act = seat if stays else (seat + 1) % self.players
+        if rules.observed:
+            self._observe("action", seat=seat, code=code)
+        self._check_round_end()
+
+    def _choose_flip(self, seat: int, code: int) -> None:
+        if code == FLIP:
+            hand = self.hands[seat]
+            order = reversed(hand) if self.rules.flip_reverses else hand
+            self.hands[seat] = [flipped(c) for c in order]
+        self.flips_left -= 1
+        self.to_act = (seat + 1) % self.players
+        if not self.flips_left:
+            self.phase = PLAYING  # every seat has chosen; the starting seat is to act again
+        if self.rules.observed:
+            self._observe("action", seat=seat, code=code)
+
+    def _show(self, seat: int, start: int, length: int) -> None:
+        hand = self.hands[seat]
+        shown = hand[start : start + length]
+        del hand[start : start + length]
+        if self.active:
+            self.captured[seat].extend(self.active)
+        self.active = shown
+        self.active_owner = seat
+        self.last_shower = seat
+        self.beat = self.rules.strength(shown)
+
+    def _scout(self, seat: int, index: int) -> None:
+        rules = self.rules
+        side, gap = divmod(index, rules.codec.width + 1)
+        end, flip = divmod(side, 2)
+        taken = self.active.pop() if end else self.active.pop(0)
+        self.hands[seat].insert(gap, flipped(taken) if flip else taken)
+        if rules.scout_pays:
+            self.chips_held[seat] -= 1
+            self.chips_paid += 1
+        else:
+            self.chips_received[self.active_owner] += 1
+        if not self.active:
+            self.active_owner = -1  # nothing to beat and nothing to capture
+        self.beat = rules.strength(self.active)
+
+    # -- ending rounds and the game ----------------------------------------------------------
+
+    def _check_round_end(self) -> None:
+        for name, condition in self.rules.end_conditions:
+            if condition.check(self):
+                exempt = self.last_shower if condition.exempts_last_show_owner and self.last_shower >= 0 else None
+                self._end_round(name, exempt)
+                return
+        if self.turn >= self.rules.max_turns:
+            self._end_round(TURN_CAP, None)
+        elif not self.legal_actions():
+            self._end_round(NO_LEGAL_ACTION, None)  # a spec without opponent_stuck reached a dead end
+
+    def _end_round(self, reason: str, exempt: int | None) -> None:
+        rules, n = self.rules, self.players
+        if not rules.exemption:
+            exempt = None
+        in_hand = tuple(len(h) for h in self.hands)
+        captured = tuple(len(c) for c in self.captured)
+        scores = [
+            captured[i] * rules.points_captured
+            + self.chips_received[i] * rules.points_received
+            + self.chips_held[i] * rules.points_unspent
+            + (0 if i == exempt else in_hand[i] * rules.points_in_hand)
+            for i in range(n)
+        ]
+        end = RoundEnd(
+            self.round, reason, exempt, tuple(scores), captured,
+            tuple(self.chips_received), tuple(self.chips_held), in_hand, self.turn,
+        )
+        if rules.scores_hooked:
+            end = replace(end, scores=tuple(self._adjusted(scores, end)))
+        self.round_ends.append(end)
+        for i in range(n):
+            self.totals[i] += end.scores[i]
+        self._legal = None
+        if rules.observed:
+            self._observe("round_end", end=end)
+        if self.round + 1 < self.rounds:
+            self._start_round(self.round + 1)
+        else:
+            self.phase = OVER
+            if rules.observed:
+                self._observe("game_end")
+
+    def _adjusted(self, scores: list[int], end: RoundEnd) -> list[int]:
+        scores = list(scores)
+        for adjustment in self.rules.plugins.hook.scoutlab_score_round(state=self, end=end):
+            if adjustment is None:
+                continue
+            if not (isinstance(adjustment, (list, tuple)) and len(adjustment) == self.players
+                    and all(isinstance(x, int) for x in adjustment)):
+                from .plugin_host import PluginError
+
+                raise PluginError(
+                    f"scoutlab_score_round returned {adjustment!r}; expected {self.players} ints, one per seat"
+                )
+            scores = [s + a for s, a in zip(scores, adjustment)]
+        return scores
+
+    def _observe(self, kind: str, **data) -> None:
+        from .events import Event
+
+        self.rules.plugins.hook.scoutlab_game_event(event=Event(kind, self.round, data), state=self)
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def winners(self) -> list[int]:
+        """Every seat with the highest total: ties share the victory."""
+        best = max(self.totals)
+        return [i for i, t in enumerate(self.totals) if t == best]
+
+    # -- what a seat may see ------------------------------------------------------------------
+
+    def view(self, seat: int) -> View:
+        """Seat's information state: never another seat's cards nor the undealt cards."""
+        return View(
+            seat=seat,
+            players=self.players,
+            variant=self.rules.name,
+            round=self.round,
+            rounds=self.rounds,
+            phase=self.phase,
+            to_act=self.to_act,
+            starting_seat=self.starting_seat,
+            turn=self.turn,
+            hand=tuple(self.hands[seat]),
+            hand_sizes=tuple(len(h) for h in self.hands),
+            active=tuple(self.active),
+            active_owner=None if self.active_owner < 0 else self.active_owner,
+            chips_received=tuple(self.chips_received),
+            chips_held=tuple(self.chips_held),
+            scout_show_chips=tuple(self.scout_show_chips),
+            captured=tuple(len(c) for c in self.captured),
+            totals=tuple(self.totals),
+            history=tuple(self.history),
+            round_ends=tuple(self.round_ends),
+            legal=tuple(self.legal_actions()) if seat == self.to_act else (),
+        )
+
+    # -- explaining an illegal action ----------------------------------------------------------
+
+    def explain(self, code: int) -> str:
+        """Why this action is not legal here, in the words of the rules."""
+        from .explain import why_illegal
+
+        return why_illegal(self, code)
+
+    def format(self, code: int) -> str:
+        return format_action(self.rules.codec.decode(code))
+
+    def __repr__(self) -> str:
+        hands = " | ".join(format_hand(h) for h in self.hands)
+        return (
+            f"<GameState {self.rules.name} round {self.round + 1}/{self.rounds} {self.phase} "
+            f"to_act={self.to_act} active=[{format_hand(self.active)}] hands: {hands}>"
+        )
+
+
+__all__ = [
+    "FLIPPING", "PLAYING", "OVER", "GameState", "IllegalAction", "RoundEnd", "View",
+    "Flip", "Show", "Scout", "ScoutShow",
+]
