@@ -73,6 +73,15 @@ def scoutlab_game_event(event: "Event", state: "GameState") -> None:
     """
 
 
+@hookspec
+def scoutlab_bots() -> dict[str, object]:
+    """Offer bots by name: each value is a factory `(rules, rng, options) -> bot`.
+
+    Called when a bot name is looked up (`--bots NAME`). A bot has a `name` and an
+    `act(view) -> action code` method, and sees nothing but the View of its seat.
+    """
+
+
 class EndCondition(NamedTuple):
     """A round-end condition: `check(state)` runs after each action, with the turn already passed on."""
 

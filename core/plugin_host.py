@@ -83,3 +83,20 @@ def make_manager(plugins: list[str | dict]) -> pluggy.PluginManager:
 def implementers(pm: pluggy.PluginManager, hook_name: str) -> list[str]:
     """Names of the plugins implementing a hook, the built-in rules included."""
     return [impl.plugin_name for impl in getattr(pm.hook, hook_name).get_hookimpls()]
+
+
+def bot_factories() -> dict[str, object]:
+    """Bots offered by installed plugins through the scoutlab_bots hook."""
+    pm = pluggy.PluginManager(GROUP)
+    pm.add_hookspecs(hookspecs)
+    for name, ep in available_plugins().items():
+        if name == "builtin":
+            continue
+        try:
+            pm.register(ep.load(), name=name)
+        except Exception:
+            continue  # a plugin that fails to load offers no bots; the rules path reports it
+    found: dict[str, object] = {}
+    for offered in pm.hook.scoutlab_bots():
+        found.update(offered or {})
+    return found

@@ -132,6 +132,11 @@ class GameState:
         self.phase = FLIPPING if self.flips_left else PLAYING
         self._legal: list[int] | None = None
 
+    def refresh(self) -> None:
+        """Recompute what follows from the fields after they were set directly (positions do this)."""
+        self.beat = self.rules.strength(self.active)
+        self._legal = None
+
     # -- legal actions ------------------------------------------------------------------------
 
     def legal_actions(self) -> list[int]:

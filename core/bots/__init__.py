@@ -1,0 +1,98 @@
+"""Bots: players that see one seat's View and choose an action code.
+
+A bot is named on the command line as `NAME` or `NAME:key=value,key=value`
+(e.g. `mcts:iterations=400`). Built-in bots are listed in BUILTIN_BOTS; plugins add
+more through the `scoutlab_bots` hook.
+"""
+
+from __future__ import annotations
+
+import difflib
+import random
+from typing import TYPE_CHECKING, Any, Callable, Protocol
+
+if TYPE_CHECKING:
+    from ..rules import Rules
+    from ..state import View
+
+
+class Bot(Protocol):
+    """Chooses one of `view.legal` for the seat it plays; it never sees more than `view`."""
+
+    name: str
+
+    def act(self, view: "View") -> int: ...
+
+
+BotFactory = Callable[["Rules", random.Random, dict[str, Any]], Bot]
+
+
+class BotError(ValueError):
+    """A bot name or option that cannot be used."""
+
+
+class RandomBot:
+    """Uniform over the legal actions: the baseline every other bot must beat."""
+
+    name = "random"
+
+    def __init__(self, rules: "Rules", rng: random.Random, options: dict[str, Any]):
+        if options:
+            raise BotError(f"bot 'random' takes no options, got {sorted(options)}")
+        self.rng = rng
+
+    def act(self, view: "View") -> int:
+        return view.legal[self.rng.randrange(len(view.legal))]
+
+
+BUILTIN_BOTS: dict[str, str] = {
+    # name -> "module:attribute", imported on first use so `scoutlab` starts fast
+    "random": "scoutlab.bots:RandomBot",
+}
+
+
+def known_bots() -> dict[str, str | BotFactory]:
+    """Every bot by name: the built-in ones and those that plugins offer."""
+    from ..plugin_host import bot_factories
+
+    bots: dict[str, str | BotFactory] = dict(BUILTIN_BOTS)
+    bots.update(bot_factories())
+    return bots
+
+
+def parse_bot(text: str) -> tuple[str, dict[str, Any]]:
+    """`mcts:iterations=400,c=1.4` -> ("mcts", {"iterations": 400, "c": 1.4})."""
+    name, _, rest = text.strip().partition(":")
+    options: dict[str, Any] = {}
+    for part in filter(None, (p.strip() for p in rest.split(","))):
+        key, eq, value = part.partition("=")
+        if not eq or not key.strip():
+            raise BotError(f"bot {text!r}: options are key=value pairs separated by commas")
+        options[key.strip()] = _option_value(value.strip())
+    return name, options
+
+
+def _option_value(text: str) -> Any:
+    for convert in (int, float):
+        try:
+            return convert(text)
+        except ValueError:
+            pass
+    return {"true": True, "false": False}.get(text.lower(), text)
+
+
+def make_bot(text: str, rules: "Rules", seed: int) -> Bot:
+    """Build a bot from its command-line name, with its own random stream."""
+    name, options = parse_bot(text)
+    bots = known_bots()
+    if name not in bots:
+        close = difflib.get_close_matches(name, list(bots), n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise BotError(f"unknown bot {name!r}{hint} (known: {', '.join(sorted(bots))})")
+    factory = bots[name]
+    if isinstance(factory, str):
+        from importlib import import_module
+
+        module, _, attribute = factory.partition(":")
+        factory = getattr(import_module(module), attribute)
+    return factory(rules, random.Random(seed), options)

@@ -1,0 +1,64 @@
+"""The `scoutlab` command: one subcommand per module in scoutlab.commands.
+
+Each command module has `help` (one line), `add_arguments(parser)` and `run(args) -> int`.
+Errors a user can cause are printed as one clear message, never as a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from importlib import import_module
+
+from . import __version__
+
+COMMANDS = [
+    "variants",
+    "validate",
+    "game",
+]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="scoutlab",
+        description="SCOUT with its rules as data: variants, games, simulations and play.",
+    )
+    parser.add_argument("--version", action="version", version=f"scoutlab {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name in COMMANDS:
+        module = import_module(f"scoutlab.commands.{name.replace('-', '_')}")
+        command = sub.add_parser(name, help=module.help, description=module.__doc__)
+        module.add_arguments(command)
+        command.set_defaults(run=module.run)
+    return parser
+
+
+def user_errors() -> tuple[type[BaseException], ...]:
+    """Exceptions that mean bad input, not a bug: reported in one line."""
+    from .actions import NotationError
+    from .bots import BotError
+    from .plugin_host import PluginError
+    from .spec import SpecError
+    from .state import IllegalAction
+
+    return (SpecError, PluginError, BotError, IllegalAction, NotationError, OSError, ValueError)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except BrokenPipeError:  # the reader went away (e.g. `| head`): nothing left to say
+        sys.stderr.close()
+        return 0
+    except KeyboardInterrupt:
+        print("scoutlab: interrupted", file=sys.stderr)
+        return 130
+    except user_errors() as exc:
+        print(f"scoutlab {args.command}: {exc}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

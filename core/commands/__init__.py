@@ -1,0 +1,1 @@
+"""The subcommands of `scoutlab`, one module each (see scoutlab.cli)."""

@@ -1,0 +1,38 @@
+"""Play one game between bots and print its log and final scores."""
+
+from __future__ import annotations
+
+import argparse
+
+help = "play one game between bots and print the log and scores"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--variant", default="official", help="a shipped variant name or a spec file (default: official)")
+    parser.add_argument("--players", type=int, help="number of players (default: the variant's smallest)")
+    parser.add_argument("--bots", default="random", help="comma-separated bots, one per seat or one for all (default: random)")
+    parser.add_argument("--seed", type=int, default=0, help="random seed; the same seed replays the same game")
+    parser.add_argument("--record", metavar="FILE", help="save the game record (JSON) to FILE")
+    parser.add_argument("--quiet", action="store_true", help="print only the final scores")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..log import game_log
+    from ..match import make_bots, play_game
+    from ..rules import load_rules
+
+    rules = load_rules(args.variant)
+    players = args.players or rules.players[0]
+    if players not in rules.players:
+        raise ValueError(f"variant {rules.name!r} is for {', '.join(map(str, rules.players))} players, not {players}")
+    bot_names = [b for b in args.bots.split(",") if b.strip()]
+    bots = make_bots(bot_names, rules, players, args.seed)
+    state = play_game(rules, players, bots, args.seed)
+    lines = game_log(state, [b.name for b in bots])
+    print("\n".join(lines[-(players + 2):] if args.quiet else lines))
+    if args.record:
+        from ..records import save_record, game_record
+
+        save_record(game_record(state, [b.name for b in bots]), args.record)
+        print(f"record saved to {args.record}")
+    return 0

@@ -1,0 +1,21 @@
+"""List the shipped variants with a one-line description each."""
+
+from __future__ import annotations
+
+import argparse
+
+help = "list the shipped variants"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    pass
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..spec import shipped_variants
+
+    variants = shipped_variants()
+    width = max(len(name) for name, _ in variants)
+    for name, description in variants:
+        print(f"{name:<{width}}  {description}")
+    return 0
