@@ -14,7 +14,7 @@ from .actions import Codec
 from .cards import MASK, SHIFT, full_deck, identity, parse_card
 from .hookspecs import EndCondition, ShowInfo
 from .plugin_host import PluginError, implementers, make_manager
-from .shows import append_builtin_shows, append_general_shows, builtin_key
+from .shows import active_set_key, append_builtin_shows, append_general_shows
 
 if TYPE_CHECKING:
     from .spec import Spec
@@ -156,9 +156,9 @@ class Rules:
         An int key on the fast path (-1 for an empty table), else a ShowInfo for the hooks
         (None for an empty table).
         """
-        values = tuple(c >> SHIFT for c in cards)
         if self.builtin_shows:
-            return builtin_key(values) if values else -1
+            return active_set_key(cards)
+        values = tuple(c >> SHIFT for c in cards)
         if not values:
             return None
         return ShowInfo(values, self.classify(values) or "invalid")

@@ -48,6 +48,21 @@ def builtin_key(values: tuple[int, ...] | list[int]) -> int | None:
     return None
 
 
+def active_set_key(cards: list[int]) -> int:
+    """The key of an active set, which is always a valid show (or what scouting left of one).
+
+    Its first two cards tell a set from a run, so no scan is needed: this runs after every move.
+    """
+    if not cards:
+        return NOTHING_TO_BEAT
+    first = cards[0] >> SHIFT
+    if len(cards) == 1:
+        return SINGLE_KEY + first
+    if cards[1] >> SHIFT == first:
+        return set_key(len(cards), first)
+    return run_key(len(cards), min(first, cards[-1] >> SHIFT))
+
+
 def append_builtin_shows(tops: list[int], beat_key: int, base: int, width: int, out: list[int]) -> None:
     """Append the code of every show in `tops` stronger than `beat_key`.
 

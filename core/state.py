@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from .actions import FLIP, KEEP, SHOW_BASE, Flip, Scout, ScoutShow, Show, format_action
 from .cards import SHIFT, flipped, format_hand
-from .shows import append_builtin_insertion_shows, append_builtin_shows
+from .shows import SINGLE_KEY, append_builtin_insertion_shows, append_builtin_shows
 
 if TYPE_CHECKING:
     from .rules import Rules
@@ -179,6 +179,7 @@ class GameState:
         rules = self.rules
         codec = rules.codec
         width, stride, none = codec.width, codec.sns_stride, codec.show_count
+        sns_base, stride_scout = codec.sns_base, codec.width + 1
         fallback = rules.sns_fallback
         for end in ends:
             taken = self.active[-1] if end else self.active[0]
@@ -197,14 +198,23 @@ class GameState:
             own: list[int] = []
             append_builtin_shows(tops, beat, 0, width, own)
             spans = [(rel // width, rel // width + rel % width + 1, rel) for rel in own]
-            for gap in range(len(tops) + 1):
+            single_beats = [SINGLE_KEY + value > beat for value in values]
+            n = len(tops)
+            for gap in range(n + 1):
                 kept = [rel for start, stop, rel in spans if stop <= gap]
                 kept += [rel + width for start, stop, rel in spans if start >= gap]
-                for flip, value in enumerate(values):
-                    base = codec.sns_base + codec.scout_index(end, flip, gap) * stride
+                left = tops[gap - 1] if gap else -2  # -2: no neighbour, nothing within one step
+                right = tops[gap] if gap < n else -2
+                for flip in (0, 1):
+                    value = values[flip]
+                    base = sns_base + ((end * 2 + flip) * stride_scout + gap) * stride
                     before = len(out)
-                    out.extend([base + rel for rel in kept])
-                    append_builtin_insertion_shows(tops, value, gap, beat, base, width, out)
+                    if kept:
+                        out += [base + rel for rel in kept]
+                    if -1 <= value - left <= 1 or -1 <= value - right <= 1:
+                        append_builtin_insertion_shows(tops, value, gap, beat, base, width, out)
+                    elif single_beats[flip]:
+                        out.append(base + gap * width)  # the new card alone
                     if fallback and len(out) == before:
                         out.append(base + none)
 
