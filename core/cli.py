@@ -16,6 +16,7 @@ COMMANDS = [
     "variants",
     "validate",
     "game",
+    "replay",
 ]
 
 
