@@ -1,0 +1,462 @@
+"""The spec layer: shipped variants, extends and merging, the schema, and the bad-spec corpus.
+
+Each file in tests/bad_specs/ (not lib/, which holds parents) names every problem it must
+produce, in a leading comment `# expect: FILE:LINE: $.path: message substring`, with FILE
+relative to tests/bad_specs/ or a shipped `variant NAME`.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import re
+from pathlib import Path
+
+import jsonschema
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scoutlab import spec as spec_module
+from scoutlab.spec import (
+    MAX_EXTENDS_DEPTH,
+    Problem,
+    Spec,
+    SpecError,
+    load_spec,
+    load_spec_text,
+    shipped_variants,
+    validate_paths,
+    variant_schema,
+)
+
+HERE = Path(__file__).resolve().parent
+BAD = HERE / "bad_specs"
+ROOT = HERE.parent
+SHIPPED = ["official", "two-player", "two-player-28"]
+
+# The smallest complete spec of our own, so tests do not depend on the shipped files' details.
+BASE = """\
+schema_version: 1
+name: base
+description: A base for tests.
+players: [3, 4]
+deck:
+  lowest: 1
+  highest: 10
+  remove:
+    3: {containing: [10]}
+    4: {cards: ["9/10"]}
+  random_orientation: true
+deal:
+  hand_size: {3: 12, 4: 11}
+  shuffle: each_round
+hand_flip: {allowed: true, reverses_order: false}
+scout: {payment: owner_receives, extra_turn: false}
+scout_and_show: {chips_per_round: 1, fallback_to_scout: false}
+scout_chips_per_round: 0
+scoring:
+  captured_card: 1
+  chip_received: 1
+  unspent_chip: 0
+  card_in_hand: -1
+  exempt_last_show_owner: true
+rounds: {count: per_player, first_starting_seat: 0, rotate_start: 1}
+end_conditions: [hand_emptied, everyone_scouted]
+max_turns_per_round: 500
+"""
+
+
+def write(directory: Path, name: str, text: str) -> Path:
+    path = directory / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def problems_of(target, **kwargs) -> list[Problem]:
+    with pytest.raises(SpecError) as caught:
+        load_spec_text(target, **kwargs) if isinstance(target, str) and "\n" in target else load_spec(target)
+    assert str(caught.value) == "\n".join(map(str, caught.value.problems))
+    return caught.value.problems
+
+
+# --------------------------------------------------------------------------- shipped variants
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_shipped_variant_loads_and_validates(name):
+    spec = load_spec(name)
+    assert spec.name == name
+    assert spec.source == f"variant {name}"
+    assert spec.chain[0] == f"variant {name}"
+    assert "extends" not in spec.doc
+    assert spec.doc["schema_version"] == 1
+    assert spec.doc["plugins"] == []  # defaults from the schema are filled in
+    assert all(isinstance(key, str) for key in spec.doc["deal"]["hand_size"])
+    assert sorted(spec.doc["deal"]["hand_size"]) == sorted(map(str, spec.doc["players"]))
+
+
+def test_shipped_variants_lists_names_and_descriptions():
+    listed = shipped_variants()
+    assert [name for name, _ in listed] == SHIPPED
+    assert all(description for _, description in listed)
+    assert dict(listed)["official"].startswith("The official rules for 3 to 5 players")
+
+
+def test_two_player_merges_over_official():
+    doc = load_spec("two-player").doc
+    assert load_spec("two-player").chain == ("variant two-player", "variant official")
+    assert doc["players"] == [2]
+    assert doc["deck"]["remove"] == {"2": {"cards": ["9/10"], "containing": []}}  # "3" and "4" deleted by null
+    assert doc["deck"]["lowest"] == 1 and doc["deck"]["random_orientation"] is True  # inherited beside the change
+    assert doc["deal"] == {"hand_size": {"2": 11}, "shuffle": "once"}
+    assert doc["scoring"] == {"captured_card": 1, "chip_received": 0, "unspent_chip": 1, "card_in_hand": -1, "exempt_last_show_owner": True}
+    assert doc["end_conditions"] == ["hand_emptied", "opponent_stuck"]
+
+
+def test_two_player_28_keeps_scout_and_show():
+    doc = load_spec("two-player-28").doc
+    assert doc["deck"]["remove"] == {"2": {"containing": [9, 10], "cards": []}}
+    assert doc["deal"]["hand_size"] == {"2": 14}
+    assert doc["scout_and_show"] == {"chips_per_round": 1, "fallback_to_scout": True}
+    assert doc["hand_flip"] == {"allowed": True, "reverses_order": True}
+
+
+def test_locate_points_at_the_file_and_line_that_set_a_value():
+    spec = load_spec("two-player")
+    assert spec.locate("$.scoring.unspent_chip") == ("variant two-player", 28)
+    assert spec.locate("$.scoring.card_in_hand") == ("variant official", 37)  # inherited
+    assert spec.locate(("deal", "hand_size", "2")) == ("variant two-player", 14)
+    assert spec.locate("$.end_conditions[1]") == ("variant two-player", 33)
+    assert spec.locate("$.plugins") == ("variant official", 48)
+    assert spec.locate("$.deck.remove.2.containing") == ("variant two-player", 11)  # a default: its parent's line
+    assert spec.locate("$") == ("variant two-player", 2)
+    assert spec.problem("$.end_conditions[1]", "unknown end condition") == Problem(
+        "variant two-player", 33, "$.end_conditions[1]", "unknown end condition"
+    )
+    with pytest.raises(ValueError):
+        spec.locate("scoring.card_in_hand")
+
+
+# --------------------------------------------------------------------------- the schema
+
+
+def test_schema_is_draft_2020_12_and_versioned():
+    schema = variant_schema()
+    jsonschema.Draft202012Validator.check_schema(schema)
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    assert schema["$id"] == "https://scoutlab.dev/schemas/variant/1.json"
+    assert schema["properties"]["schema_version"] == {**schema["properties"]["schema_version"], "const": 1}
+    assert "schema_version" in schema["required"]
+    assert schema == json.loads((ROOT / "schemas" / "variant.schema.json").read_text(encoding="utf-8"))
+
+
+def _subschemas(node, where="#"):
+    """Every schema object inside `node`, with where it is."""
+    if isinstance(node, dict):
+        yield where, node
+        for key, value in node.items():
+            if key in ("properties", "$defs"):
+                for name, sub in value.items():
+                    yield from _subschemas(sub, f"{where}/{key}/{name}")
+            elif isinstance(value, dict):
+                yield from _subschemas(value, f"{where}/{key}")
+
+
+def test_every_property_is_described_and_closed():
+    for where, node in _subschemas(variant_schema()):
+        for name, sub in node.get("properties", {}).items():
+            assert sub.get("description"), f"{where}/properties/{name} has no description"
+        if "properties" in node:
+            assert node.get("additionalProperties") is False, f"{where} accepts unknown keys"
+        if isinstance(node.get("additionalProperties"), dict):
+            assert node["additionalProperties"].get("description"), f"{where} map values have no description"
+
+
+def test_spec_reference_is_generated_from_the_schema():
+    loader = importlib.util.spec_from_file_location("gen_spec_reference", ROOT / "scripts" / "gen_spec_reference.py")
+    generator = importlib.util.module_from_spec(loader)
+    loader.loader.exec_module(generator)
+    committed = (ROOT / "docs" / "spec-reference.md").read_text(encoding="utf-8")
+    assert committed == generator.render(variant_schema()), "run python scripts/gen_spec_reference.py"
+    for where, node in _subschemas(variant_schema()):
+        for name in node.get("properties", {}):
+            assert f"{name}`" in committed, f"{where}/{name} missing from the reference"
+
+
+# --------------------------------------------------------------------------- extends and merging
+
+
+def test_merge_deep_merges_maps_replaces_lists_and_null_deletes(tmp_path):
+    base = write(tmp_path, "base.yaml", BASE)
+    child = write(
+        tmp_path,
+        "child.yaml",
+        "extends: base.yaml\n"
+        "name: child\n"
+        "scoring:\n"
+        "  card_in_hand: -2\n"
+        "end_conditions: [hand_emptied]\n"
+        "deck:\n"
+        "  remove:\n"
+        "    3: null\n"
+        "players: [4]\n"
+        "deal: {hand_size: {3: null}}\n",
+    )
+    spec = load_spec(child)
+    assert spec.doc["scoring"] == {"captured_card": 1, "chip_received": 1, "unspent_chip": 0, "card_in_hand": -2, "exempt_last_show_owner": True}
+    assert spec.doc["end_conditions"] == ["hand_emptied"]
+    assert spec.doc["deck"]["remove"] == {"4": {"cards": ["9/10"], "containing": []}}
+    assert spec.doc["deal"]["hand_size"] == {"4": 11}
+    assert spec.chain == (str(child), str(base))
+    assert spec.locate("$.scoring.card_in_hand") == (str(child), 4)
+    assert spec.locate("$.scoring.captured_card") == (str(base), 20)
+    assert spec.locate("$.end_conditions[0]") == (str(child), 5)
+
+
+def test_a_list_replaces_wholly_so_its_old_items_lose_their_lines(tmp_path):
+    write(tmp_path, "base.yaml", BASE.replace("end_conditions: [hand_emptied, everyone_scouted]", "end_conditions:\n  - hand_emptied\n  - everyone_scouted"))
+    child = write(tmp_path, "child.yaml", "extends: ./base.yaml\nname: child\nend_conditions: [opponent_stuck]\n")
+    spec = load_spec(child)
+    assert spec.doc["end_conditions"] == ["opponent_stuck"]
+    assert spec.locate("$.end_conditions[1]") == (str(child), 3)
+
+
+def test_name_and_description_are_never_inherited(tmp_path):
+    write(tmp_path, "base.yaml", BASE)
+    spec = load_spec(write(tmp_path, "child.yaml", "extends: base.yaml\nname: child\n"))
+    assert spec.name == "child"
+    assert spec.doc["description"] == ""
+
+
+def test_extends_by_relative_path_from_another_directory(tmp_path):
+    base = write(tmp_path, "lib/base.yaml", BASE)
+    middle = write(tmp_path, "lib/middle.yaml", "extends: base.yaml\nname: middle\nmax_turns_per_round: 300\n")
+    child = write(tmp_path, "house/child.yaml", "extends: ../lib/middle.yaml\nname: child\nscout_chips_per_round: 1\n")
+    spec = load_spec(child)
+    assert spec.chain == (str(child), str(middle), str(base))
+    assert (spec.doc["max_turns_per_round"], spec.doc["scout_chips_per_round"]) == (300, 1)
+
+
+def test_extends_by_name_from_text():
+    spec = load_spec_text("extends: official\nname: quick\nmax_turns_per_round: 100\n", filename="pasted.yaml")
+    assert spec.source == "pasted.yaml"
+    assert spec.chain == ("pasted.yaml", "variant official")
+    assert spec.doc["max_turns_per_round"] == 100
+    assert spec.doc["deal"]["hand_size"] == {"3": 12, "4": 11, "5": 9}
+
+
+def test_text_may_extend_a_path_only_with_a_base_dir(tmp_path):
+    write(tmp_path, "base.yaml", BASE)
+    text = "extends: base.yaml\nname: pasted\n"
+    assert load_spec_text(text, base_dir=tmp_path).chain == ("<text>", os.path.join(str(tmp_path), "base.yaml"))
+    [problem] = problems_of(text)
+    assert (problem.file, problem.line, problem.path) == ("<text>", 1, "$.extends")
+    assert "extend a shipped variant by name" in problem.message
+
+
+def test_player_count_keys_read_the_same_as_ints_or_strings(tmp_path):
+    quoted = BASE.replace("3: {containing", '"3": {containing').replace("{3: 12, 4: 11}", '{"3": 12, "4": 11}')
+    assert quoted != BASE
+    assert load_spec_text(quoted).doc == load_spec_text(BASE).doc
+
+
+def _chain(tmp_path: Path, ancestors: int) -> Path:
+    """spec_0.yaml extends spec_1.yaml ... extends spec_N.yaml (the base): N steps."""
+    write(tmp_path, f"spec_{ancestors}.yaml", BASE)
+    for i in range(ancestors):
+        write(tmp_path, f"spec_{i}.yaml", f"extends: spec_{i + 1}.yaml\nname: spec-{i}\n")
+    return tmp_path / "spec_0.yaml"
+
+
+def test_extends_chain_of_the_maximum_depth_loads(tmp_path):
+    assert len(load_spec(_chain(tmp_path, MAX_EXTENDS_DEPTH)).chain) == MAX_EXTENDS_DEPTH + 1
+
+
+def test_extends_chain_deeper_than_the_maximum_is_refused(tmp_path):
+    [problem] = problems_of(_chain(tmp_path, MAX_EXTENDS_DEPTH + 1))
+    assert (problem.file, problem.line, problem.path) == (str(tmp_path / f"spec_{MAX_EXTENDS_DEPTH}.yaml"), 1, "$.extends")
+    assert "extends chain deeper than 10 levels" in problem.message
+
+
+def test_a_cycle_is_refused_however_the_file_is_named(tmp_path):
+    write(tmp_path, "a.yaml", "extends: sub/../b.yaml\nname: a\n")
+    write(tmp_path, "sub/.keep", "")
+    write(tmp_path, "b.yaml", "extends: ./a.yaml\nname: b\n")
+    [problem] = problems_of(tmp_path / "a.yaml")
+    assert problem.message.startswith("extends cycle: ")
+    assert problem.file == str(tmp_path / "b.yaml")
+
+
+# --------------------------------------------------------------------------- the bad-spec corpus
+
+_EXPECT = re.compile(r"^# expect: (?P<file>[^:]+?)(?::(?P<line>\d+))?: (?P<path>\$\S*): (?P<text>.+)$")
+
+
+def _expectations(path: Path) -> list[tuple[str, int | None, str, str]]:
+    found = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("# expect:"):
+            match = _EXPECT.match(line)
+            assert match, f"{path.name}: cannot read {line!r}"
+            file = match["file"] if match["file"].startswith("variant ") else os.path.normpath(BAD / match["file"])
+            found.append((file, int(match["line"]) if match["line"] else None, match["path"], match["text"]))
+    return found
+
+
+BAD_SPECS = sorted(BAD.glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", BAD_SPECS, ids=[p.name for p in BAD_SPECS])
+def test_bad_spec(path):
+    expected = _expectations(path)
+    assert expected, f"{path.name} names no expected problem"
+    problems = problems_of(path)
+    shown = "\n".join(map(str, problems))
+    assert len(problems) == len(expected), f"expected {len(expected)} problems, got:\n{shown}"
+    for file, line, json_path, text in expected:
+        matching = [
+            p
+            for p in problems
+            if (os.path.normpath(p.file) if not p.file.startswith("variant ") else p.file, p.line, p.path) == (file, line, json_path)
+            and text in p.message.replace(str(BAD) + os.sep, "")
+        ]
+        assert matching, f"no problem {file}:{line}: {json_path}: ...{text}... among:\n{shown}"
+
+
+def test_the_corpus_covers_what_the_issue_asks_for():
+    names = {p.stem for p in BAD_SPECS}
+    assert {
+        "wrong_type", "unknown_top_key", "unknown_nested_key", "impossible_deal", "missing_hand_size",
+        "cycle_a", "unknown_extends_name", "unknown_plugin", "malformed", "inherited_bad", "empty",
+        "top_level_list", "three_errors",
+    } <= names
+
+
+def test_all_problems_are_reported_at_once():
+    problems = problems_of(BAD / "three_errors.yaml")
+    assert len(problems) == 3
+    assert len(str(SpecError(problems)).splitlines()) == 3
+
+
+# --------------------------------------------------------------------------- files and text that are not specs
+
+
+def test_missing_file():
+    [problem] = problems_of(BAD / "no_such_spec.yaml")
+    assert problem == Problem(str(BAD / "no_such_spec.yaml"), None, "$", "no such file")
+    assert str(problem) == f"{BAD / 'no_such_spec.yaml'}: $: no such file"
+
+
+def test_a_directory_is_not_a_spec(tmp_path):
+    [problem] = problems_of(tmp_path)
+    assert "directory" in problem.message
+
+
+def test_a_file_that_is_not_utf8(tmp_path):
+    path = tmp_path / "latin1.yaml"
+    path.write_bytes("name: caf\u00e9\n".encode("latin-1"))
+    [problem] = problems_of(path)
+    assert (problem.file, problem.line, problem.message) == (str(path), None, "not UTF-8 text (bad byte at offset 9)")
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0, reason="root reads any file")
+def test_an_unreadable_file(tmp_path):
+    path = write(tmp_path, "secret.yaml", BASE)
+    path.chmod(0)
+    try:
+        [problem] = problems_of(path)
+    finally:
+        path.chmod(0o644)
+    assert "permission denied" in problem.message
+
+
+def test_unknown_shipped_name_suggests_the_near_one():
+    [problem] = problems_of("two-player28")
+    assert problem.file == "two-player28" and problem.line is None
+    assert "did you mean 'two-player-28'?" in problem.message or "did you mean 'two-player'?" in problem.message
+
+
+def test_a_pathlike_or_a_path_string_load_the_same(tmp_path):
+    path = write(tmp_path, "base.yaml", BASE)
+    assert load_spec(path).doc == load_spec(str(path)).doc
+
+
+@pytest.mark.parametrize(
+    "text, line, message",
+    [
+        ("a: [1\n", 2, "malformed YAML"),
+        ("a: !python/object:os.system x\n", 1, "malformed YAML"),
+        ("a: &x [*x]\n", 1, "an alias refers to a value that contains it"),
+        ("---\na: 1\n---\nb: 2\n", 3, "expected a single document"),
+        ("\t- x\n", 1, "malformed YAML"),
+        ("null\n", 1, "not null"),
+        ("42\n", 1, "not the number 42"),
+    ],
+)
+def test_text_that_is_not_a_spec_mapping(text, line, message):
+    problems = problems_of(text, filename="t.yaml")
+    assert (problems[0].file, problems[0].line, problems[0].path) == ("t.yaml", line, "$")
+    assert message in problems[0].message
+
+
+def test_yaml_anchors_and_merge_keys_work():
+    text = BASE.replace("hand_flip: {allowed: true, reverses_order: false}", "hand_flip: &flip {allowed: true, reverses_order: false}")
+    text = text.replace("scout: {payment: owner_receives, extra_turn: false}", "scout: {payment: owner_receives, extra_turn: false}\nx_copy: {<<: *flip}")
+    problems = problems_of(text)
+    assert [p.path for p in problems] == ["$.x_copy"]  # the merge key was resolved, the unknown key reported
+
+
+def test_non_string_keys_and_integral_floats_are_refused():
+    problems = problems_of(BASE.replace("max_turns_per_round: 500", "max_turns_per_round: 500.0\ndeal_extra: {yes: 1}"))
+    shown = {(p.line, p.path, p.message) for p in problems}
+    assert (27, "$.max_turns_per_round", "expected a whole number, got the number 500.0") in shown
+    assert (28, "$.deal_extra", "key 'yes' is not a name or a number; quote it") in shown
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(BASE.splitlines() + ["  ", "- 3", "deck:", "  remove: ~", "extends: official", "{", "&a", "*a"]), max_size=30))
+def test_no_input_gets_anything_but_a_spec_error(lines):
+    try:
+        load_spec_text("\n".join(lines))
+    except SpecError as exc:
+        assert exc.problems and all(isinstance(p, Problem) for p in exc.problems)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(max_size=200))
+def test_no_text_gets_anything_but_a_spec_error(text):
+    try:
+        load_spec_text(text)
+    except SpecError as exc:
+        assert exc.problems
+
+
+# --------------------------------------------------------------------------- validate_paths and the command line
+
+
+def test_validate_paths_gathers_every_file_and_never_raises(tmp_path):
+    good = write(tmp_path, "good.yaml", BASE)
+    problems = validate_paths([good, BAD / "three_errors.yaml", BAD / "empty.yaml", "official", tmp_path / "gone.yaml"])
+    files = [Path(p.file).name for p in problems]
+    assert files.count("three_errors.yaml") == 3
+    assert files.count("empty.yaml") == 1
+    assert files.count("gone.yaml") == 1
+    assert validate_paths([good, "official"]) == []
+
+
+def test_command_line(capsys):
+    assert spec_module.main(["official", "two-player"]) == 0
+    assert "ok: 2 specs" in capsys.readouterr().out
+    assert spec_module.main([str(BAD / "unknown_top_key.yaml")]) == 1
+    assert "did you mean 'scout'?" in capsys.readouterr().out
+    assert spec_module.main([]) == 2
+
+
+def test_spec_is_frozen():
+    spec = load_spec("official")
+    assert isinstance(spec, Spec)
+    with pytest.raises(AttributeError):
+        spec.name = "other"  # type: ignore[misc]
