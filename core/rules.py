@@ -14,7 +14,7 @@ from .actions import Codec
 from .cards import MASK, SHIFT, full_deck, identity, parse_card
 from .hookspecs import EndCondition, ShowInfo
 from .plugin_host import PluginError, implementers, make_manager
-from .shows import active_set_key, append_builtin_shows, append_general_shows
+from .shows import ShowNode, active_set_key, append_builtin_shows, append_general_shows, builtin_key
 
 if TYPE_CHECKING:
     from .spec import Spec
@@ -88,8 +88,7 @@ class Rules:
         self.builtin_shows: bool = implementers(self.plugins, "scoutlab_classify_show") == ["builtin"] and (
             implementers(self.plugins, "scoutlab_show_beats") == ["builtin"]
         )
-        self._kinds: dict[tuple[int, ...], str | None] = {}
-        self._beats: dict[tuple, bool] = {}
+        self._root = ShowNode((), "set")  # the trie of classified shows (plugin path)
         self.scores_hooked: bool = implementers(self.plugins, "scoutlab_score_round") != []
         self.observed: bool = implementers(self.plugins, "scoutlab_game_event") != []
 
@@ -120,48 +119,65 @@ class Rules:
     # -- shows under plugins (the slow, general path) ----------------------------------------
 
     def classify(self, values: tuple[int, ...]) -> str | None:
-        """The kind of show these top numbers make, or None; cached, since the hook is pure."""
-        try:
-            return self._kinds[values]
-        except KeyError:
-            pass
+        """The kind of show these top numbers make, or None when they make none."""
+        return self.show_node(values).kind
+
+    def show_node(self, values: tuple[int, ...]) -> ShowNode:
+        node = self._root
+        for value in values:
+            node = node.children.get(value) or self._grow(node, value)
+        return node
+
+    def _grow(self, node: ShowNode, value: int) -> ShowNode:
+        """Classify one card longer through the hooks, once: the trie remembers it."""
+        values = node.values + (value,)
         kind = self.plugins.hook.scoutlab_classify_show(values=values)
         if not isinstance(kind, str):
             raise PluginError(f"scoutlab_classify_show returned {kind!r} for {values}; expected a kind string")
-        self._kinds[values] = result = None if kind == "invalid" else kind
-        return result
+        child = node.children[value] = ShowNode(values, None if kind == "invalid" else kind)
+        return child
 
-    def beats(self, values: tuple[int, ...], kind: str, active: ShowInfo) -> bool:
-        key = (values, kind, active)
-        try:
-            return self._beats[key]
-        except KeyError:
-            pass
-        verdict = self.plugins.hook.scoutlab_show_beats(show=ShowInfo(values, kind), active=active)
+    def _judge(self, show: ShowNode, active: ShowNode) -> bool:
+        """Ask the hooks whether `show` beats `active`, once per pair: the active node remembers it."""
+        verdict = self.plugins.hook.scoutlab_show_beats(
+            show=ShowInfo(show.values, show.kind), active=ShowInfo(active.values, active.kind or "invalid")
+        )
         if not isinstance(verdict, bool):
             raise PluginError(f"scoutlab_show_beats returned {verdict!r}; expected True or False")
-        self._beats[key] = verdict
+        active.verdicts[id(show)] = verdict
         return verdict
+
+    def beats(self, values: tuple[int, ...], active: tuple[int, ...]) -> bool:
+        """Whether a show with these top numbers beats an active set with those (any path)."""
+        show = self.show_node(values)
+        if show.kind is None:
+            return False
+        if not active:
+            return True
+        if self.builtin_shows:
+            return builtin_key(values) > builtin_key(active)
+        target = self.show_node(active)
+        verdict = target.verdicts.get(id(show))
+        return self._judge(show, target) if verdict is None else verdict
 
     def append_shows(self, tops: list[int], beat, base: int, out: list[int]) -> None:
         """Append the codes (from `base`) of every show in `tops` stronger than `beat` (see strength)."""
         if self.builtin_shows:
             append_builtin_shows(tops, beat, base, self.codec.width, out)
         else:
-            append_general_shows(tops, beat, self.classify, self.beats, base, self.codec.width, out)
+            append_general_shows(tops, beat, self._root, self._grow, self._judge, base, self.codec.width, out)
 
-    def strength(self, cards: list[int]) -> int | ShowInfo:
+    def strength(self, cards: list[int]) -> int | ShowNode | None:
         """What a show must beat to replace these cards as the active set.
 
-        An int key on the fast path (-1 for an empty table), else a ShowInfo for the hooks
-        (None for an empty table).
+        An int key on the fast path (-1 for an empty table), else the cards' node in the
+        trie of classified shows (None for an empty table).
         """
         if self.builtin_shows:
             return active_set_key(cards)
-        values = tuple(c >> SHIFT for c in cards)
-        if not values:
+        if not cards:
             return None
-        return ShowInfo(values, self.classify(values) or "invalid")
+        return self.show_node(tuple(c >> SHIFT for c in cards))
 
 
 def _unknown_condition(name: str, offered: dict[str, EndCondition]) -> str:

@@ -95,26 +95,51 @@ def append_builtin_shows(tops: list[int], beat_key: int, base: int, width: int, 
                     out.append(row + j - i - 1)
 
 
+class ShowNode:
+    """One run of top numbers, as the plugin hooks classified it; its children extend it by one card.
+
+    Shows are found by walking this trie card by card, so under plugins the hot loop does
+    one dict lookup per card instead of building a tuple and calling a hook.
+    """
+
+    __slots__ = ("values", "kind", "children", "verdicts")
+
+    def __init__(self, values: tuple[int, ...], kind: str | None):
+        self.values = values
+        self.kind = kind  # None: not a show
+        self.children: dict[int, ShowNode] = {}
+        self.verdicts: dict[int, bool] = {}  # id(show node) -> does it beat this node as active set?
+
+
 def append_general_shows(
     tops: list[int],
-    active: tuple | None,
-    classify: Callable[[tuple[int, ...]], str | None],
-    beats: Callable[[tuple[int, ...], str, tuple], bool],
+    active: ShowNode | None,
+    root: ShowNode,
+    grow: Callable[[ShowNode, int], ShowNode],
+    judge: Callable[[ShowNode, ShowNode], bool],
     base: int,
     width: int,
     out: list[int],
 ) -> None:
-    """The same sweep with classification and comparison taken from the plugin hooks."""
+    """The same sweep with classification and comparison from the plugin hooks, cached in the trie."""
     n = len(tops)
+    verdicts = active.verdicts if active is not None else None
     for i in range(n):
         row = base + i * width
-        for j in range(i + 1, n + 1):
-            values = tuple(tops[i:j])
-            kind = classify(values)
-            if kind is None:
+        node = root
+        for j in range(i, n):
+            child = node.children.get(tops[j])
+            node = child if child is not None else grow(node, tops[j])
+            if node.kind is None:
                 break  # every prefix of a show is a show, so nothing longer can be one
-            if active is None or beats(values, kind, active):
-                out.append(row + j - i - 1)
+            if verdicts is None:
+                out.append(row + j - i)
+                continue
+            verdict = verdicts.get(id(node))
+            if verdict is None:
+                verdict = judge(node, active)
+            if verdict:
+                out.append(row + j - i)
 
 
 def append_builtin_insertion_shows(
