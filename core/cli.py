@@ -17,6 +17,7 @@ COMMANDS = [
     "validate",
     "game",
     "replay",
+    "engine",
     "legal",
 ]
 

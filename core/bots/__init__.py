@@ -48,6 +48,7 @@ class RandomBot:
 BUILTIN_BOTS: dict[str, str] = {
     # name -> "module:attribute", imported on first use so `scoutlab` starts fast
     "random": "scoutlab.bots:RandomBot",
+    "external": "scoutlab.bots.external:ExternalBot",
 }
 
 
@@ -61,15 +62,41 @@ def known_bots() -> dict[str, str | BotFactory]:
 
 
 def parse_bot(text: str) -> tuple[str, dict[str, Any]]:
-    """`mcts:iterations=400,c=1.4` -> ("mcts", {"iterations": 400, "c": 1.4})."""
+    """`mcts:iterations=400,c=1.4` -> ("mcts", {"iterations": 400, "c": 1.4}).
+
+    A leading part that is not key=value is the bot's argument, option "arg":
+    `external:node bot.js,timeout=5` -> ("external", {"arg": "node bot.js", "timeout": 5}).
+    """
     name, _, rest = text.strip().partition(":")
     options: dict[str, Any] = {}
-    for part in filter(None, (p.strip() for p in rest.split(","))):
+    for i, part in enumerate(filter(None, (p.strip() for p in rest.split(",")))):
         key, eq, value = part.partition("=")
+        if i == 0 and not _is_option(part):
+            options["arg"] = part
+            continue
         if not eq or not key.strip():
             raise BotError(f"bot {text!r}: options are key=value pairs separated by commas")
         options[key.strip()] = _option_value(value.strip())
     return name, options
+
+
+def _is_option(part: str) -> bool:
+    key, eq, _ = part.partition("=")
+    return bool(eq) and key.strip().isidentifier()
+
+
+def split_bots(text: str) -> list[str]:
+    """Split a comma-separated list of bots, one per seat, keeping each bot's key=value options with it.
+
+    `mcts:iterations=400,c=1.4,random` -> ["mcts:iterations=400,c=1.4", "random"].
+    """
+    bots: list[str] = []
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        if bots and ":" in bots[-1] and _is_option(part):
+            bots[-1] += "," + part
+        else:
+            bots.append(part)
+    return bots
 
 
 def _option_value(text: str) -> Any:

@@ -17,6 +17,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..bots import split_bots
     from ..log import game_log
     from ..match import make_bots, play_game
     from ..rules import load_rules
@@ -25,7 +26,7 @@ def run(args: argparse.Namespace) -> int:
     players = args.players or rules.players[0]
     if players not in rules.players:
         raise ValueError(f"variant {rules.name!r} is for {', '.join(map(str, rules.players))} players, not {players}")
-    bot_names = [b for b in args.bots.split(",") if b.strip()]
+    bot_names = split_bots(args.bots)
     bots = make_bots(bot_names, rules, players, args.seed)
     state = play_game(rules, players, bots, args.seed)
     lines = game_log(state, [b.name for b in bots])
