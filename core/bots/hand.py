@@ -1,0 +1,93 @@
+"""Reading a hand the way a player does: its shows, how strong they are, how many shows empty it.
+
+Everything goes through the rules object (`append_shows`, `strength`, `beats`), so a
+plugin that changes what a show is or what beats what changes the bots' reading too.
+Results are cached per hand, since bots ask the same questions many times.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import TYPE_CHECKING, Sequence
+
+from ..cards import SHIFT, flipped
+
+if TYPE_CHECKING:
+    from ..rules import Rules
+
+Span = tuple[int, int]  # (start, length) of adjacent cards in a hand
+
+
+def flip_hand(rules: "Rules", hand: Sequence[int]) -> list[int]:
+    """The hand after the round-start flip, as the spec performs it (order kept or reversed)."""
+    order = reversed(hand) if rules.flip_reverses else hand
+    return [flipped(c) for c in order]
+
+
+def tops(hand: Sequence[int]) -> list[int]:
+    return [c >> SHIFT for c in hand]
+
+
+class HandReader:
+    """Shows, strength order and a plan size for hands, under one rules object."""
+
+    def __init__(self, rules: "Rules"):
+        self.rules = rules
+        self.width = rules.codec.width
+        self.empty = rules.strength([])  # what a show on an empty table must beat
+        self._plans: dict[tuple[int, ...], tuple[int, int]] = {}
+        self._cmp = functools.cmp_to_key(self._compare)
+
+    # -- shows ----------------------------------------------------------------------------
+
+    def spans(self, values: Sequence[int], beat=None) -> list[Span]:
+        """Every show in these top numbers stronger than `beat` (default: an empty table)."""
+        out: list[int] = []
+        self.rules.append_shows(list(values), self.empty if beat is None else beat, 0, out)
+        w = self.width
+        return [(code // w, code % w + 1) for code in out]
+
+    def strength(self, values: Sequence[int]):
+        """What a show of these top numbers must be beaten by (the rules' own key or ShowInfo)."""
+        return self.rules.strength([v << SHIFT for v in values])
+
+    def beats(self, values: Sequence[int], other: Sequence[int]) -> bool:
+        """Whether a show of `values` is stronger than one of `other`, by the rules' order."""
+        mine, theirs = self.strength(values), self.strength(other)
+        if self.rules.builtin_shows:
+            return mine > theirs
+        return self.rules.beats(tuple(values), mine.kind, theirs)
+
+    def strongest_first(self, shows: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
+        """Shows (top numbers) sorted strongest first; ties keep their order."""
+        if self.rules.builtin_shows:
+            return sorted(shows, key=self.strength, reverse=True)
+        return sorted(shows, key=self._cmp, reverse=True)
+
+    def _compare(self, a: tuple[int, ...], b: tuple[int, ...]) -> int:
+        return 1 if self.beats(a, b) else -1 if self.beats(b, a) else 0
+
+    # -- structure ------------------------------------------------------------------------
+
+    def plan(self, values: Sequence[int]) -> tuple[int, int]:
+        """(shows, longest): the fewest shows of adjacent cards that empty the hand, and its longest show.
+
+        Shows in a plan are contiguous in today's hand; a real player may do better once
+        removing cards brings others together, so this is an upper bound, and cheap.
+        """
+        key = tuple(values)
+        found = self._plans.get(key)
+        if found is not None:
+            return found
+        n = len(key)
+        ends: list[list[int]] = [[] for _ in range(n + 1)]  # ends[j]: starts of shows ending at j
+        spans = self.spans(key)
+        for start, length in spans:
+            ends[start + length].append(start)
+        fewest = [0] * (n + 1)
+        for j in range(1, n + 1):
+            # a plugin may refuse some single cards: such a hand cannot be emptied by shows alone
+            fewest[j] = min((fewest[i] for i in ends[j]), default=n) + 1
+        longest = max((length for _, length in spans), default=0)
+        self._plans[key] = found = (fewest[n], longest)
+        return found

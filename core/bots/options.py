@@ -1,0 +1,34 @@
+"""Checking a bot's command-line options against the ones it knows, with their defaults."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import BotError
+
+
+def bot_options(bot: str, given: dict[str, Any], defaults: dict[str, Any]) -> dict[str, Any]:
+    """The defaults overridden by `given`; an unknown key or a value of the wrong type is a BotError.
+
+    Numbers may be given as ints where a float is expected (`c=1` is `c=1.0`).
+    """
+    unknown = sorted(set(given) - set(defaults))
+    if unknown:
+        known = ", ".join(f"{k} (default {v})" for k, v in defaults.items()) or "none"
+        raise BotError(f"bot {bot!r} has no option {', '.join(map(repr, unknown))}; known options: {known}")
+    options = dict(defaults)
+    for key, value in given.items():
+        want = type(defaults[key])
+        if want is float and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        if not isinstance(value, want) or (want is int and isinstance(value, bool)):
+            raise BotError(f"bot {bot!r}: option {key}={value!r} must be {want.__name__}, like {defaults[key]!r}")
+        options[key] = value
+    return options
+
+
+def positive(bot: str, key: str, value: float, allow_zero: bool = False) -> None:
+    """Refuse a count or budget that cannot be used."""
+    if value < 0 or (value == 0 and not allow_zero):
+        bound = ">= 0" if allow_zero else "> 0"
+        raise BotError(f"bot {bot!r}: option {key}={value!r} must be {bound}")
