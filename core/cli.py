@@ -17,8 +17,10 @@ COMMANDS = [
     "validate",
     "game",
     "replay",
+    "play",
     "engine",
     "legal",
+    "serve",
 ]
 
 

@@ -1,0 +1,281 @@
+"""The web app: pages for a new match, the table and the rules, and a small JSON API the table's script calls.
+
+The server is the only authority: every move goes through the engine, a match is
+reached only through its unguessable token, and each response carries only what the
+browser's seat may know (see present.py).
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from typing import Any
+
+from fastapi import FastAPI, Form, Request, UploadFile
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+
+from .. import i18n
+from ..actions import NotationError, parse_action
+from ..bots import BotError, known_bots
+from ..spec import SpecError, load_spec, load_spec_text, shipped_variants
+from ..state import IllegalAction
+from .matches import Match, Matches, NotYourTurn, default_bot, rules_for
+from .present import match_json
+from .reasons import why_illegal
+from .rulespage import rules_sections
+from .store import MatchStore, StoreError
+from .strings import page_strings
+
+#: Bots a browser may choose. `external` runs a program on the server, so it is never offered.
+UNSAFE_BOTS = {"external"}
+MAX_SPEC_BYTES = 64 * 1024
+
+
+def offered_bots() -> list[str]:
+    """Bot names a browser may pick, the default first."""
+    default = default_bot()
+    names = sorted(name for name in known_bots() if name not in UNSAFE_BOTS and name != default)
+    return [default, *names]
+
+
+def _count_range(counts: list[int]) -> str:
+    """`3–5` for consecutive counts, else `2, 4`."""
+    if len(counts) > 1 and counts == list(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]}–{counts[-1]}"
+    return ", ".join(map(str, counts))
+
+
+def create_app(db_path: str, bot_delay_ms: int = 700) -> FastAPI:
+    """The app, keeping its matches in the SQLite file `db_path` (raises StoreError if it is not ours)."""
+    app = FastAPI(title="scoutlab", docs_url=None, redoc_url=None, openapi_url=None)
+    matches = Matches(MatchStore(db_path))
+    app.state.matches = matches
+    folder = resources.files("scoutlab.web")
+    templates = Jinja2Templates(directory=str(folder / "templates"))
+    app.mount("/static", StaticFiles(directory=str(folder / "static")), name="static")
+
+    def language(request: Request) -> str:
+        chosen = request.query_params.get("lang") or request.cookies.get("lang")
+        if chosen:
+            return i18n.normalize(chosen)
+        return i18n.from_accept_language(request.headers.get("accept-language"))
+
+    def page(request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
+        lang = language(request)
+        _ = i18n.gettext_for(lang)
+        response = templates.TemplateResponse(
+            request,
+            template,
+            {
+                "_": _,
+                "lang": lang,
+                "rtl": i18n.is_rtl(lang),
+                "languages": i18n.LANGUAGES,
+                "strings": page_strings(_),
+                **context,
+            },
+            status_code=status,
+        )
+        if request.query_params.get("lang"):
+            response.set_cookie("lang", lang, max_age=365 * 24 * 3600, samesite="lax")
+        return response
+
+    def error(request: Request, status: int, message: str) -> JSONResponse:
+        return JSONResponse({"error": message}, status_code=status)
+
+    def find(token: str) -> Match | None:
+        return matches.get(token) if len(token) < 100 else None
+
+    def state_of(request: Request, match: Match) -> dict[str, Any]:
+        return match_json(match, i18n.gettext_for(language(request)))
+
+    # -- pages --------------------------------------------------------------------------------
+
+    def variants_info() -> list[dict[str, Any]]:
+        return [
+            {"name": name, "description": description, "players": players, "players_text": _count_range(players)}
+            for name, description in shipped_variants()
+            for players in [list(rules_for(load_spec(name)).players)]
+        ]
+
+    def new_match_page(request: Request, status: int = 200, problems: list[str] = (), form: dict | None = None) -> HTMLResponse:
+        variants = variants_info()
+        form = form or {"variant": "official" if any(v["name"] == "official" for v in variants) else variants[0]["name"]}
+        return page(
+            request, "new.html", status, variants=variants, bots=offered_bots(), problems=list(problems), form=form,
+        )
+
+    @app.get("/", response_class=HTMLResponse)
+    def new_match_form(request: Request):
+        return new_match_page(request)
+
+    @app.post("/new")
+    async def new_match(
+        request: Request,
+        variant: str = Form("official"),
+        players: int = Form(0),
+        spec_text: str = Form(""),
+        spec_file: UploadFile | None = None,
+        seed: str = Form(""),
+    ):
+        _ = i18n.gettext_for(language(request))
+        form_data = await request.form()
+        opponents = [str(form_data.get(f"bot{i}", "")) for i in range(1, 5)]
+        form = {"variant": variant, "players": players, "spec_text": spec_text, "opponents": opponents}
+        text, filename = spec_text, "pasted.yaml"
+        if spec_file is not None and spec_file.filename:
+            raw = await spec_file.read(MAX_SPEC_BYTES + 1)
+            text, filename = raw.decode("utf-8", errors="replace"), spec_file.filename
+        try:
+            spec = _spec_from(variant, text, filename, _)
+            rules = rules_for(spec)
+            players = players or rules.players[0]
+            bots = [b or default_bot() for b in opponents[: players - 1]]
+            match = _start(spec.doc, players, bots, seed, _)
+        except SpecError as exc:
+            return new_match_page(request, 422, [str(p) for p in exc.problems], form)
+        except (ValueError, BotError) as exc:
+            return new_match_page(request, 422, [str(exc)], form)
+        return RedirectResponse(f"/m/{match.token}", status_code=303)
+
+    @app.get("/m/{token}", response_class=HTMLResponse)
+    def table(request: Request, token: str):
+        match = find(token)
+        if match is None:
+            _ = i18n.gettext_for(language(request))
+            return page(request, "message.html", 404, message=_("There is no match at this address."))
+        return page(request, "table.html", token=token, variant=match.rules.name, bot_delay_ms=bot_delay_ms)
+
+    @app.get("/rules/{variant}", response_class=HTMLResponse)
+    def rules_page(request: Request, variant: str):
+        _ = i18n.gettext_for(language(request))
+        if variant not in {name for name, _d in shipped_variants()}:
+            return page(request, "message.html", 404, message=_("There is no variant called {name}.", name=variant))
+        rules = rules_for(load_spec(variant))
+        return page(request, "rules.html", rules=rules, sections=rules_sections(rules, _))
+
+    @app.get("/m/{token}/rules", response_class=HTMLResponse)
+    def match_rules_page(request: Request, token: str):
+        match = find(token)
+        _ = i18n.gettext_for(language(request))
+        if match is None:
+            return page(request, "message.html", 404, message=_("There is no match at this address."))
+        return page(request, "rules.html", rules=match.rules, sections=rules_sections(match.rules, _), token=token)
+
+    # -- the JSON API ---------------------------------------------------------------------------
+
+    def _spec_from(variant: str, text: str, filename: str, _):
+        if text.strip():
+            if len(text.encode()) > MAX_SPEC_BYTES:
+                raise ValueError(_("A variant spec may be at most {size} KB.", size=MAX_SPEC_BYTES // 1024))
+            spec = load_spec_text(text, filename)
+            rules_for(spec)  # compiling checks end conditions and plugins, as `scoutlab validate` does
+            return spec
+        if variant not in {name for name, _d in shipped_variants()}:
+            raise ValueError(_("There is no variant called {name}.", name=variant))
+        return load_spec(variant)
+
+    def _start(doc: dict, players: int, bots: list[str], seed: str | int | None, _) -> Match:
+        allowed = set(offered_bots())
+        for bot in bots:
+            if bot not in allowed:
+                raise BotError(_("Unknown opponent {name}; choose one of: {names}.", name=bot, names=", ".join(sorted(allowed))))
+        if isinstance(seed, str):
+            seed = int(seed) if seed.strip().isdigit() else None
+        return matches.new(doc, players, bots, seed)
+
+    @app.post("/api/new")
+    async def api_new(request: Request):
+        _ = i18n.gettext_for(language(request))
+        try:
+            body = await request.json()
+            if not isinstance(body, dict):
+                raise ValueError("expected a JSON object")
+        except ValueError:
+            return error(request, 400, _("Send a JSON object: variant or spec, players, bots."))
+        try:
+            spec = _spec_from(str(body.get("variant", "official")), str(body.get("spec", "")), "pasted.yaml", _)
+            rules = rules_for(spec)
+            players = int(body.get("players") or rules.players[0])
+            bots = body.get("bots") or [default_bot()] * (players - 1)
+            if not isinstance(bots, list) or not all(isinstance(b, str) for b in bots):
+                raise ValueError(_("bots must be a list of bot names, one per opponent."))
+            seed = body.get("seed")
+            match = _start(spec.doc, players, bots, seed if isinstance(seed, int) else None, _)
+        except SpecError as exc:
+            return JSONResponse({"error": str(exc), "problems": [str(p) for p in exc.problems]}, status_code=422)
+        except (ValueError, BotError, TypeError) as exc:
+            return error(request, 422, str(exc))
+        return {"token": match.token, "url": f"/m/{match.token}", "state": state_of(request, match)}
+
+    @app.get("/api/m/{token}")
+    def api_state(request: Request, token: str):
+        match = find(token)
+        if match is None:
+            return error(request, 404, i18n.gettext_for(language(request))("There is no match at this address."))
+        return state_of(request, match)
+
+    @app.post("/api/m/{token}/act")
+    async def api_act(request: Request, token: str):
+        _ = i18n.gettext_for(language(request))
+        match = find(token)
+        if match is None:
+            return error(request, 404, _("There is no match at this address."))
+        try:
+            body = await request.json()
+            text = body["action"] if isinstance(body, dict) else None
+        except ValueError:
+            text = None
+        if not isinstance(text, str):
+            return error(request, 400, _("Send a JSON object with the move in notation, e.g. {example}.", example='{"action": "show 2-3"}'))
+        try:
+            matches.play(match, text)
+        except NotYourTurn:
+            return error(request, 409, _("It is not your turn."))
+        except NotationError:
+            return error(request, 400, _("{move} is not a move.", move=repr(text)))
+        except IllegalAction:
+            with match.lock:
+                reason = _illegal_reason(match, text, _)
+            return JSONResponse({"error": reason, "state": state_of(request, match)}, status_code=409)
+        return state_of(request, match)
+
+    def _illegal_reason(match: Match, text: str, _) -> str:
+        try:
+            code = match.rules.codec.encode(parse_action(text))
+        except ValueError:
+            return _("{move} is not a move.", move=repr(text))
+        return why_illegal(match.state, code, _)
+
+    @app.get("/api/m/{token}/explain")
+    def api_explain(request: Request, token: str, action: str = ""):
+        _ = i18n.gettext_for(language(request))
+        match = find(token)
+        if match is None:
+            return error(request, 404, _("There is no match at this address."))
+        with match.lock:
+            if not match.your_turn:
+                return {"legal": False, "reason": _("It is not your turn.")}
+            try:
+                code = match.rules.codec.encode(parse_action(action))
+            except ValueError:
+                return {"legal": False, "reason": _("{move} is not a move.", move=repr(action))}
+            if code in match.state.legal_actions():
+                return {"legal": True, "reason": ""}
+            return {"legal": False, "reason": why_illegal(match.state, code, _)}
+
+    @app.post("/api/m/{token}/advance")
+    def api_advance(request: Request, token: str):
+        """Play one bot move if a bot is to act (the page calls this after a short delay)."""
+        match = find(token)
+        if match is None:
+            return error(request, 404, i18n.gettext_for(language(request))("There is no match at this address."))
+        matches.advance(match)
+        return state_of(request, match)
+
+    @app.exception_handler(StoreError)
+    def store_failed(request: Request, exc: StoreError) -> Response:
+        return JSONResponse({"error": str(exc)}, status_code=500)
+
+    return app

@@ -1,0 +1,214 @@
+"""What the browser receives: one seat's view of a match as JSON, with its words in the player's language.
+
+Everything here is built from `state.view(seat)` and the match's public log, so the
+browser never gets another seat's cards or the undealt cards (RULES.md 10.9).
+Cards travel as `{"t": top, "b": bottom}`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cards import bottom, format_card, top
+from ..i18n import Gettext
+from ..state import RoundEnd, View
+from .matches import LogEntry, Match
+
+
+def card_json(c: int) -> dict[str, int]:
+    return {"t": top(c), "b": bottom(c)}
+
+
+def cards_text(cards) -> str:
+    return " ".join(format_card(c) for c in cards)
+
+
+def seat_name(match: Match, seat: int, _: Gettext) -> str:
+    """"You" for the browser's seat, else "Player N"."""
+    return _("You") if seat == match.seat else _("Player {number}", number=seat + 1)
+
+
+def describe_show(values: list[int], kind: str | None, _: Gettext) -> str:
+    """`a set of 3 × 5`, `a run of 3 from 4 to 6`, `a single 7`, in the player's language."""
+    if len(values) == 1:
+        return _("a single {number}", number=values[0])
+    if kind == "set":
+        return _("a set of {count} × {number}", count=len(values), number=values[0])
+    if kind == "run":
+        return _("a run of {count} from {first} to {last}", count=len(values), first=values[0], last=values[-1])
+    return " ".join(map(str, values))  # a kind only a plugin knows: its numbers speak for themselves
+
+
+def log_text(match: Match, entry: LogEntry, _: Gettext) -> str:
+    """One line of the move log."""
+    player = seat_name(match, entry.seat, _) if entry.seat >= 0 else ""
+    if entry.kind == "round_end":
+        end = match.state.round_ends[entry.round]
+        return _("Round {number} ends: {reason}", number=entry.round + 1, reason=end_reason(match, end, _))
+    if entry.kind == "keep":
+        return _("{player} keeps the hand as dealt.", player=player)
+    if entry.kind == "flip":
+        return _("{player} flips the whole hand.", player=player)
+    cards = cards_text(entry.cards)
+    if entry.kind == "show":
+        if entry.captured:
+            return _("{player} shows {cards} and captures the beaten set: +{count}.", player=player, cards=cards, count=entry.captured)
+        return _("{player} shows {cards}.", player=player, cards=cards)
+    taken = format_card(entry.taken)
+    if entry.kind == "scout":
+        if entry.end:
+            return _("{player} scouts {card} from the right end.", player=player, card=taken)
+        return _("{player} scouts {card} from the left end.", player=player, card=taken)
+    if entry.end:
+        return _("{player} scouts {card} from the right end and shows {cards}.", player=player, card=taken, cards=cards)
+    return _("{player} scouts {card} from the left end and shows {cards}.", player=player, card=taken, cards=cards)
+
+
+def end_reason(match: Match, end: RoundEnd, _: Gettext) -> str:
+    """Why a round ended, in the words of the seeds where they have them."""
+    known = {
+        "hand_emptied": _("a hand was emptied by a show."),
+        "everyone_scouted": _("nobody beat the last show, so the round ended."),
+        "opponent_stuck": _("after the last show, the opponent could neither show nor scout."),
+        "turn_cap": _("the round reached the turn limit; nobody is spared the penalty for cards in hand."),
+        "no_legal_action": _("the player to act had no legal move."),
+    }
+    if end.reason in known:
+        return known[end.reason]
+    # A plugin's own condition: its description is the best we have (in English).
+    return next((c.description for name, c in match.rules.end_conditions if name == end.reason), end.reason)
+
+
+def round_end_json(match: Match, end: RoundEnd, _: Gettext) -> dict[str, Any]:
+    exempt = None
+    if end.exempt is not None:
+        exempt = _("{player} owned the last show and loses nothing for the cards in hand.", player=seat_name(match, end.exempt, _))
+    return {
+        "round": end.round + 1,
+        "reason": end.reason,
+        "title": _("Round {number} is over", number=end.round + 1),
+        "text": end_reason(match, end, _),
+        "exempt": exempt,
+        "lines": [
+            {
+                "seat": seat,
+                "name": seat_name(match, seat, _),
+                "captured": end.captured[seat],
+                "chips_received": end.chips_received[seat],
+                "chips_held": end.chips_held[seat],
+                "in_hand": end.cards_in_hand[seat],
+                "exempt": seat == end.exempt,
+                "score": end.scores[seat],
+            }
+            for seat in range(len(end.scores))
+        ],
+    }
+
+
+def standings(view: View) -> list[dict[str, Any]]:
+    """Seats by total, best first; tied seats share a rank (and the victory, if it is first)."""
+    totals = view.totals
+    order = sorted(range(view.players), key=lambda s: (-totals[s], s))
+    return [
+        {"seat": s, "total": totals[s], "rank": 1 + sum(t > totals[s] for t in totals), "winner": totals[s] == max(totals)}
+        for s in order
+    ]
+
+
+def hints(match: Match, view: View, _: Gettext) -> list[str]:
+    """Short hints for the moment the seeds name: the flip choice, how to show and scout."""
+    if view.phase == "over" or view.to_act != view.seat:
+        return []
+    if view.phase == "flip":
+        return [_("You may flip your whole hand now. After the first move, its order and orientation lock.")]
+    rules = match.rules
+    out = []
+    if view.active:
+        out.append(_("Show: pick one card, or adjacent cards with the same number or consecutive numbers, stronger than the active set, to capture it."))
+        if view.active_owner != view.seat:
+            if rules.scout_pays:
+                out.append(_("Scout: pay a Scout chip, take the left or right end card of the active set, turn it over if you like, and put it anywhere in your hand; then play again."))
+            else:
+                out.append(_("Scout: take the left or right end card of the active set, turn it over if you like, and put it anywhere in your hand. Its owner gets a Scout chip."))
+            if view.scout_show_chips[view.seat]:
+                out.append(_("Scout & Show: once per round, scout a card and then show at once, in the same turn."))
+    else:
+        out.append(_("The table is empty: show one card, or adjacent cards with the same number or consecutive numbers."))
+    return out
+
+
+def legal_moves(match: Match, view: View) -> dict[str, Any]:
+    """What the seat may do now, in the shape the page needs: shows as [start, length], scout ends."""
+    codec = match.rules.codec
+    shows, ends, scout_show, flip = [], set(), False, False
+    for code in view.legal:
+        kind = codec.kind(code)
+        if kind == "show":
+            show = codec.decode(code)
+            shows.append([show.start, show.length])
+        elif kind == "scout":
+            ends.add(codec.decode(code).end)
+        elif kind == "scout_and_show":
+            scout_show = True
+            ends.add(codec.decode(code).scout.end)
+        else:
+            flip = True
+    return {"flip": flip, "shows": shows, "scout_ends": sorted(ends), "scout_show": scout_show}
+
+
+def match_json(match: Match, _: Gettext) -> dict[str, Any]:
+    """Everything the browser's seat may know about the match, ready to draw."""
+    view = match.state.view(match.seat)
+    rules = match.rules
+    bot_to_act = match.bot_to_act
+    status = ""
+    if view.phase == "over":
+        status = _("The match is over.")
+    elif view.to_act == view.seat:
+        status = _("Your turn.")
+    else:
+        status = _("{player} is thinking…", player=seat_name(match, view.to_act, _))
+    return {
+        "variant": rules.name,
+        "players": view.players,
+        "seat": view.seat,
+        "round": view.round + 1,
+        "rounds": view.rounds,
+        "round_text": _("Round {number} of {rounds}", number=min(view.round, view.rounds - 1) + 1, rounds=view.rounds),
+        "phase": view.phase,
+        "to_act": view.to_act,
+        "your_turn": match.your_turn,
+        "bot_to_act": bot_to_act,
+        "over": view.phase == "over",
+        "status": status,
+        "scout_pays": rules.scout_pays,
+        "hand": [card_json(c) for c in view.hand],
+        "active": [card_json(c) for c in view.active],
+        "active_owner": view.active_owner,
+        "active_text": (
+            _("Active set of {player}: {show}", player=seat_name(match, view.active_owner, _),
+              show=describe_show([top(c) for c in view.active], rules.classify(tuple(top(c) for c in view.active)), _))
+            if view.active else _("No active set: any valid show may be played.")
+        ),
+        "seats": [
+            {
+                "seat": s,
+                "name": seat_name(match, s, _),
+                "bot": match.bot_names[s],
+                "hand_size": view.hand_sizes[s],
+                "chips_received": view.chips_received[s],
+                "chips_held": view.chips_held[s],
+                "scout_show": view.scout_show_chips[s],
+                "captured": view.captured[s],
+                "total": view.totals[s],
+                "to_act": s == view.to_act and view.phase != "over",
+                "owner": s == view.active_owner,
+            }
+            for s in range(view.players)
+        ],
+        "legal": legal_moves(match, view),
+        "hints": hints(match, view, _),
+        "log": [log_text(match, entry, _) for entry in match.log],
+        "round_ends": [round_end_json(match, end, _) for end in view.round_ends],
+        "standings": standings(view) if view.phase == "over" else [],
+    }

@@ -1,0 +1,39 @@
+"""The words the table's script shows, translated on the server and handed to the page as JSON.
+
+Keeping them here (not in the .js file) means one extraction of Python and templates
+finds every string a player reads.
+"""
+
+from __future__ import annotations
+
+from ..i18n import Gettext
+
+
+def page_strings(_: Gettext) -> dict[str, str]:
+    """{key: translated text} for static/table.js; `{name}` fields are filled in by the script."""
+    return {
+        "position": _("card {number}"),
+        "gap": _("Put it here, between card {left} and card {right}"),
+        "gap_first": _("Put it here, before card 1"),
+        "gap_last": _("Put it here, after card {number}"),
+        "take_left": _("Scout the left end card {card}"),
+        "take_right": _("Scout the right end card {card}"),
+        "taken": _("You are scouting {card}. Choose where it goes in your hand."),
+        "sns_pick": _("Now select the cards to show; the scouted card is marked."),
+        "pick_adjacent": _("Pick cards that sit next to each other in your hand."),
+        "pick_some": _("Select one card, or adjacent cards, to show."),
+        "legal": _("This show is allowed."),
+        "card": _("{top}, with {bottom} on the other end"),
+        "owner": _("owner of the active set"),
+        "to_act": _("to act"),
+        "you": _("You"),
+        "bot": _("bot: {name}"),
+        "chips_received": _("{count} received"),
+        "chips_held": _("{count} kept"),
+        "scout_show": _("Scout & Show chip"),
+        "rank": _("{rank}. {name}: {total}"),
+        "winner": _("winner"),
+        "shared": _("Tied players share the victory."),
+        "offline": _("The server did not answer; trying again…"),
+        "empty": _("empty"),
+    }
