@@ -21,6 +21,8 @@ COMMANDS = [
     "engine",
     "legal",
     "serve",
+    "rules",
+    "diff",
 ]
 
 
