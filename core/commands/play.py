@@ -1,0 +1,52 @@
+"""Play a match in the terminal against bots: your hand, the table and the moves in the action notation."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+
+help = "play a match in the terminal against bots"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--variant", default="official", help="a shipped variant name or a spec file (default: official)")
+    parser.add_argument("--players", type=int, help="number of players, you included (default: the variant's smallest)")
+    parser.add_argument("--bots", help="comma-separated opponents, one for all or one per other seat (default: the best available)")
+    parser.add_argument("--seat", type=int, default=1, help="your seat, 1 to N; P1 starts the first round (default: 1)")
+    parser.add_argument("--seed", type=int, help="random seed; the same seed deals the same cards (default: a new one)")
+    parser.add_argument("--lang", help="language of the messages: en, ar, fa, el, bg (default: $LANG, else English)")
+    parser.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                        help="emphasise the top numbers with ANSI codes (default: auto, when output is a terminal)")
+    parser.add_argument("--delay", type=float, default=0.0, help="seconds to pause after each bot move (default: 0)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..bots import split_bots
+    from ..match import bot_seed
+    from ..bots import make_bot
+    from ..play.terminal import TerminalGame, default_opponent
+    from ..rules import load_rules
+
+    rules = load_rules(args.variant)
+    players = args.players or rules.players[0]
+    if players not in rules.players:
+        raise ValueError(f"variant {rules.name!r} is for {', '.join(map(str, rules.players))} players, not {players}")
+    if not 1 <= args.seat <= players:
+        raise ValueError(f"--seat {args.seat}: seats run from 1 to {players}")
+    seat = args.seat - 1
+    seed = args.seed if args.seed is not None else random.randrange(1_000_000)
+    names = split_bots(args.bots) if args.bots else [default_opponent()]
+    if len(names) == 1:
+        names = names * (players - 1)
+    if len(names) != players - 1:
+        raise ValueError(f"{players} players need {players - 1} opponents (or one bot for all), got {len(names)} in --bots")
+    others = [s for s in range(players) if s != seat]
+    bots = [None] * players
+    for s, name in zip(others, names):
+        bots[s] = make_bot(name, rules, bot_seed(seed, s))
+    color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty() and not os.environ.get("NO_COLOR"))
+    game = TerminalGame(rules, rules.new_game(players, seed), seat, bots, ask=input, out=sys.stdout,
+                        color=color, lang=args.lang or os.environ.get("LANG"), delay=args.delay)
+    return game.run()

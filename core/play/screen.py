@@ -1,0 +1,211 @@
+"""What the terminal game prints: the table, a hand, the legal moves, a round's end and the standings.
+
+Pure functions of one seat's `View` (plus the rules and the seats' names), so the
+terminal shows a player exactly what that seat may know (RULES.md 10.9). Every
+word goes through the i18n gettext `_`; numbers and notation are never translated.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import TYPE_CHECKING, Sequence
+
+from ..actions import Flip, Scout, ScoutShow, format_action
+from ..cards import bottom, flipped, top
+from ..i18n import Gettext
+
+if TYPE_CHECKING:
+    from ..rules import Rules
+    from ..state import RoundEnd, View
+
+
+class Style:
+    """ANSI emphasis when the output is a terminal; plain text otherwise."""
+
+    def __init__(self, color: bool):
+        self.color = color
+
+    def _wrap(self, code: str, text: str) -> str:
+        return f"\x1b[{code}m{text}\x1b[0m" if self.color else text
+
+    def top(self, text: str) -> str:
+        """The number that counts: bold and underlined."""
+        return self._wrap("1;4", text)
+
+    def faint(self, text: str) -> str:
+        return self._wrap("2", text)
+
+    def strong(self, text: str) -> str:
+        return self._wrap("1", text)
+
+    def card(self, c: int) -> str:
+        """`top/bottom` with the top number prominent."""
+        return f"{self.top(str(top(c)))}/{self.faint(str(bottom(c)))}"
+
+    def cards(self, cards: Sequence[int]) -> str:
+        return " ".join(self.card(c) for c in cards)
+
+
+def _right(text: str, width: int, shown: str) -> str:
+    """`shown` (perhaps with ANSI codes) right-aligned as if it were `text`."""
+    return " " * max(0, width - len(text)) + shown
+
+
+def hand_grid(hand: Sequence[int], style: Style, _: Gettext, indent: str = "  ") -> list[str]:
+    """The hand as columns: position, top number (prominent), bottom number, and the gaps between cards."""
+    labels = [_("card"), _("top"), _("bottom"), _("gap")]
+    width = max(map(len, labels)) + 2
+    rows = [indent + labels[0].ljust(width) + "".join(f"{i:>4}" for i in range(1, len(hand) + 1))]
+    rows.append(indent + labels[1].ljust(width) + "".join(_right(str(top(c)), 4, style.top(str(top(c)))) for c in hand))
+    rows.append(indent + labels[2].ljust(width) + "".join(_right(str(bottom(c)), 4, style.faint(str(bottom(c)))) for c in hand))
+    # Gap G sits between card G and card G+1: the number a scout or Scout & Show names.
+    rows.append(indent + style.faint(labels[3].ljust(width - 2) + "".join(f"{g:>4}" for g in range(len(hand) + 1))))
+    return rows
+
+
+def describe_show(values: Sequence[int], kind: str | None, _: Gettext) -> str:
+    """`a run of 3 from 4 to 6`, `a set of 2 × 5`, `a single 7` (the browser game's words)."""
+    if len(values) == 1:
+        return _("a single {number}", number=values[0])
+    if kind == "set":
+        return _("a set of {count} × {number}", count=len(values), number=values[0])
+    if kind == "run":
+        return _("a run of {count} from {first} to {last}", count=len(values), first=values[0], last=values[-1])
+    return " ".join(map(str, values))  # a kind only a plugin knows: its numbers speak for themselves
+
+
+def table(view: "View", rules: "Rules", names: Sequence[str], style: Style, _: Gettext) -> list[str]:
+    """The round, the active set and its owner, and every seat's counts and score."""
+    lines = [
+        style.strong(
+            _("Round {number} of {rounds}", number=view.round + 1, rounds=view.rounds)
+            + f" · {view.variant} · " + _("turn {turn}", turn=view.turn)
+        )
+    ]
+    if view.active:
+        values = [top(c) for c in view.active]
+        lines.append(
+            _("Active set: {cards}, {what}, shown by {player}", cards=style.cards(view.active),
+              what=describe_show(values, rules.classify(tuple(values)), _), player=names[view.active_owner])
+        )
+    else:
+        lines.append(_("Active set: none; any valid show may be played."))
+    rows = []
+    for seat in range(view.players):
+        cells = [
+            names[seat],
+            _("hand {count}", count=view.hand_sizes[seat]),
+            _("captured {count}", count=view.captured[seat]),
+        ]
+        if not rules.scout_pays:
+            cells.append(_("chips received {count}", count=view.chips_received[seat]))
+        if rules.scout_chips:
+            cells.append(_("Scout chips {count}", count=view.chips_held[seat]))
+        if rules.sns_chips:
+            cells.append(_("Scout & Show {count}", count=view.scout_show_chips[seat]))
+        cells.append(_("score {points}", points=view.totals[seat]))
+        rows.append(cells)
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    for seat, cells in enumerate(rows):
+        mark = "> " if seat == view.to_act else "  "
+        lines.append(mark + "  ".join(cell.ljust(w) for cell, w in zip(cells, widths)).rstrip())
+    return lines
+
+
+def flip_choice(view: "View", rules: "Rules", style: Style, _: Gettext) -> list[str]:
+    """The round-start choice, with the hand both ways."""
+    hand = list(view.hand)
+    turned = [flipped(c) for c in (reversed(hand) if rules.flip_reverses else hand)]
+    return [
+        _("You may flip your whole hand now; after the first move order and orientation lock."),
+        _("Your hand as dealt (keep):"),
+        *hand_grid(hand, style, _),
+        _("Your hand flipped (flip):"),
+        *hand_grid(turned, style, _),
+    ]
+
+
+def legal_summary(view: "View", rules: "Rules", _: Gettext) -> list[str]:
+    """The legal moves grouped: every show, each scout family with its gaps, and how many Scout & Shows."""
+    decode = rules.codec.decode
+    shows, scouts, scout_shows = [], defaultdict(list), []
+    for code in view.legal:
+        action = decode(code)
+        if isinstance(action, Flip):
+            shows.append(format_action(action))
+        elif isinstance(action, Scout):
+            scouts[(action.end, action.flip)].append(action.gap)
+        elif isinstance(action, ScoutShow):
+            scout_shows.append(format_action(action))
+        else:
+            shows.append(format_action(action))
+    lines = []
+    if shows:
+        lines.append("  " + ", ".join(shows))
+    for (end, flip), gaps in scouts.items():
+        family = format_action(Scout(end, flip, 0))[: -len(" 0")]
+        spread = f"{gaps[0]}..{gaps[-1]}" if gaps == list(range(gaps[0], gaps[-1] + 1)) else ", ".join(map(str, gaps))
+        lines.append("  " + _("{family} G, with G from {gaps}", family=family, gaps=spread))
+    if scout_shows:
+        lines.append("  " + _("{count} Scout & Show moves, e.g. {example}; 'hint all' lists them",
+                              count=len(scout_shows), example=scout_shows[0]))
+    return lines or ["  " + _("none")]
+
+
+def all_legal(view: "View", rules: "Rules", width: int = 78) -> list[str]:
+    """Every legal move in notation, in columns."""
+    moves = [format_action(rules.codec.decode(code)) for code in view.legal]
+    column = max(map(len, moves), default=0) + 2
+    per_line = max(1, width // column)
+    return ["  " + "".join(m.ljust(column) for m in moves[i:i + per_line]).rstrip()
+            for i in range(0, len(moves), per_line)]
+
+
+def end_reason(end: "RoundEnd", rules: "Rules", _: Gettext) -> str:
+    """Why a round ended, in the words of the seeds where they have them (the browser game's words)."""
+    known = {
+        "hand_emptied": _("a hand was emptied by a show."),
+        "everyone_scouted": _("nobody beat the last show, so the round ended."),
+        "opponent_stuck": _("after the last show, the opponent could neither show nor scout."),
+        "turn_cap": _("the round reached the turn limit; nobody is spared the penalty for cards in hand."),
+        "no_legal_action": _("the player to act had no legal move."),
+    }
+    if end.reason in known:
+        return known[end.reason]
+    # A plugin's own condition: its description is the best we have (in English).
+    return next((c.description for name, c in rules.end_conditions if name == end.reason), end.reason)
+
+
+def round_end(end: "RoundEnd", rules: "Rules", names: Sequence[str], style: Style, _: Gettext) -> list[str]:
+    """Why the round ended and each seat's score line."""
+    lines = [style.strong(_("Round {number} ends: {reason}", number=end.round + 1, reason=end_reason(end, rules, _)))]
+    if end.exempt is not None:
+        lines.append(_("{player} owned the last show and loses nothing for the cards in hand.", player=names[end.exempt]))
+    width = max(map(len, names))
+    for seat, score in enumerate(end.scores):
+        lines.append(
+            f"  {names[seat].ljust(width)}  {score:>+4d}  "
+            + _("(captured {captured}, chips received {received}, chips held {held}, in hand {in_hand})",
+                captured=end.captured[seat], received=end.chips_received[seat], held=end.chips_held[seat],
+                in_hand=end.cards_in_hand[seat])
+        )
+    return lines
+
+
+def standings(totals: Sequence[int], names: Sequence[str], you: int, style: Style, _: Gettext) -> list[str]:
+    """Final standings, best first; tied seats share a rank and the victory."""
+    best = max(totals)
+    winners = [seat for seat, total in enumerate(totals) if total == best]
+    order = sorted(range(len(totals)), key=lambda seat: (-totals[seat], seat))
+    width = max(map(len, names))
+    lines = [style.strong(_("Final standings"))]
+    for seat in order:
+        rank = 1 + sum(1 for other in totals if other > totals[seat])  # ties share a rank
+        mark = _("winner") if seat in winners else ""
+        lines.append(f"  {rank}. {names[seat].ljust(width)}  {totals[seat]:>3}  {mark}".rstrip())
+    if you in winners:
+        lines.append(_("You win!") if len(winners) == 1 else
+                     _("You share the victory with {others}.", others=", ".join(names[s] for s in winners if s != you)))
+    else:
+        lines.append(_("{players} won.", players=", ".join(names[s] for s in winners)))
+    return lines

@@ -1,0 +1,171 @@
+"""A whole match in the terminal: one human seat against bots, moves typed in the action notation.
+
+The loop asks the seat to act: a bot answers from its own view, the human types a
+move (or `hint`, `help`, `table`, `quit`). Everything printed comes from the human
+seat's view (screen.py), the opponents' moves as `scoutlab.log.describe_action`
+says them, and every refusal says why (`state.explain`).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Callable, Sequence, TextIO
+
+from ..actions import NotationError
+from ..engine_protocol import action_code
+from ..i18n import gettext_for
+from ..log import describe_action
+from . import screen
+
+if TYPE_CHECKING:
+    from ..bots import Bot
+    from ..rules import Rules
+    from ..state import GameState
+
+PREFERRED_BOTS = ("heuristic", "greedy", "random")
+
+
+def default_opponent() -> str:
+    """The strongest bot available: heuristic, else greedy, else random."""
+    from ..bots import known_bots
+
+    known = known_bots()
+    return next(name for name in PREFERRED_BOTS if name in known)
+
+
+class Quit(Exception):
+    """The player left the match."""
+
+
+class TerminalGame:
+    """One match: `seat` is the human's (0-based), `bots` play every other seat (None at the human's)."""
+
+    def __init__(
+        self,
+        rules: "Rules",
+        state: "GameState",
+        seat: int,
+        bots: Sequence["Bot | None"],
+        ask: Callable[[str], str],
+        out: TextIO,
+        color: bool = False,
+        lang: str | None = None,
+        delay: float = 0.0,
+    ):
+        self.rules, self.state, self.seat, self.bots = rules, state, seat, bots
+        self.ask, self.out, self.delay = ask, out, delay
+        self._ = gettext_for(lang)
+        self.style = screen.Style(color)
+        _ = self._
+        self.names = [
+            _("P{number} (you)", number=s + 1) if s == seat else f"P{s + 1} ({bots[s].name})"
+            for s in range(state.players)
+        ]
+
+    def say(self, *lines: str) -> None:
+        for line in lines:
+            print(line, file=self.out)
+        self.out.flush()
+
+    def run(self) -> int:
+        """Play to the end (or until the player quits); 0 either way."""
+        _ = self._
+        state = self.state
+        self.say(
+            _("{variant}, {players} players, seed {seed}. You are {you}.", variant=self.rules.name,
+              players=state.players, seed=state.seed, you=self.names[self.seat]),
+            _("Type a move such as 'show 2-3' or 'scout left 0', or 'help'."),
+        )
+        try:
+            while not state.is_over:
+                rounds_ended = len(state.round_ends)
+                if state.to_act == self.seat:
+                    self._human_turn()
+                else:
+                    self._bot_turn()
+                if len(state.round_ends) > rounds_ended:
+                    self.say("", *screen.round_end(state.round_ends[-1], self.rules, self.names, self.style, _), "")
+        except Quit:
+            self.say(_("You left the match."))
+            return 0
+        self.say(*screen.standings(state.totals, self.names, self.seat, self.style, _))
+        return 0
+
+    def _bot_turn(self) -> None:
+        state = self.state
+        seat = state.to_act
+        code = self.bots[seat].act(state.view(seat))
+        line = f"{self.names[seat]}: {describe_action(state, code)}"
+        state.apply(code)
+        if self.delay:
+            time.sleep(self.delay)
+        self.say(line)
+
+    def _human_turn(self) -> None:
+        _ = self._
+        view = self.state.view(self.seat)
+        self.say("")
+        self.say(*screen.table(view, self.rules, self.names, self.style, _))
+        if view.phase == "flip":
+            self.say(*screen.flip_choice(view, self.rules, self.style, _))
+            prompt = _("keep or flip? ")
+        else:
+            self.say(_("Your hand:"), *screen.hand_grid(view.hand, self.style, _))
+            prompt = _("your move> ")
+        while True:
+            try:
+                text = self.ask(prompt).strip()
+            except EOFError:
+                raise Quit from None
+            if text and self._command(text, view):
+                return
+
+    def _command(self, text: str, view) -> bool:
+        """Answer a command or play a move; True once a move was played."""
+        _ = self._
+        word = " ".join(text.lower().split())
+        if word in ("quit", "exit", "q"):
+            raise Quit
+        if word in ("help", "?"):
+            self.say(*self._help())
+            return False
+        if word == "hint":
+            self.say(_("Legal moves:"), *screen.legal_summary(view, self.rules, _))
+            return False
+        if word == "hint all":
+            self.say(_("Legal moves:"), *screen.all_legal(view, self.rules))
+            return False
+        if word in ("table", "look"):
+            self.say(*screen.table(view, self.rules, self.names, self.style, _))
+            self.say(_("Your hand:"), *screen.hand_grid(view.hand, self.style, _))
+            return False
+        return self._move(text)
+
+    def _move(self, text: str) -> bool:
+        _ = self._
+        state = self.state
+        try:
+            code = action_code(self.rules, text)
+        except NotationError as exc:
+            self.say(str(exc), _("Type 'hint' for the legal moves or 'help'."))
+            return False
+        if code not in state.legal_actions():
+            self.say(_("Not allowed: {reason}", reason=state.explain(code)), _("Type 'hint' for the legal moves."))
+            return False
+        line = f"{self.names[self.seat]}: {describe_action(state, code)}"
+        state.apply(code)
+        self.say(line)
+        return True
+
+    def _help(self) -> list[str]:
+        _ = self._
+        return [
+            _("Moves (positions count from 1, left to right, as in the 'card' row):"),
+            "  keep | flip            " + _("at round start: keep your whole hand, or turn it around"),
+            "  show 3 | show 3-5      " + _("show card 3, or cards 3 to 5 (adjacent, a set or a run)"),
+            "  scout left 4           " + _("take the left end card of the active set, insert it at gap 4"),
+            "  scout right flip 0     " + _("take the right end card, turn it over, insert it at gap 0"),
+            "  scout left 2 show 1-3  " + _("Scout & Show: scout, then show from the new hand"),
+            _("Gap G is how many of your cards stay left of the scouted card (the 'gap' row)."),
+            _("Commands: hint (legal moves), hint all (every one), table (show the table again), help, quit."),
+        ]
