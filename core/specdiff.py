@@ -23,6 +23,8 @@ if TYPE_CHECKING:
     from .spec import Spec
 
 NOT_RULES = ("name", "description")
+# Compared as a whole: one line per player count reads better than one per list inside it.
+WHOLE = ("$.deck.remove.*",)
 
 
 @dataclass(frozen=True)
@@ -57,11 +59,11 @@ def diff_specs(a: "Spec", b: "Spec") -> list[Difference]:
 
 
 def _walk(a: Any, b: Any, path: tuple, found: list[Difference]) -> None:
-    if isinstance(a, dict) and isinstance(b, dict):
+    rendered = render_path(path)
+    if isinstance(a, dict) and isinstance(b, dict) and not any(_matches(rendered, p) for p in WHOLE):
         for key in list(a) + [k for k in b if k not in a]:
             _walk(a.get(key), b.get(key), path + (key,), found)
     elif a != b:
-        rendered = render_path(path)
         found.append(Difference(rendered, a, b, explain(rendered, a, b)))
 
 
@@ -115,7 +117,7 @@ def _rotation(steps: int) -> str:
 
 
 def _points(what: str) -> Callable[[Any, str], str]:
-    return lambda v, _: f"each {what} scores {v:+}"
+    return lambda v, _: f"each {what} scores {v:+}" if v else f"each {what} scores nothing"
 
 
 # Path pattern (`*` matches a player count) -> what a value there means; None is "no such key".
@@ -128,8 +130,6 @@ KNOBS: dict[str, Callable[[Any, str], str]] = {
         if v else "every card is dealt with its lower number on top"
     ),
     "$.deck.remove.*": lambda v, n: _removal(v, n),
-    "$.deck.remove.*.cards": lambda v, n: _removal({"cards": v}, n),
-    "$.deck.remove.*.containing": lambda v, n: _removal({"containing": v}, n),
     "$.deal.hand_size.*": lambda v, n: f"with {n} players each is dealt {v} cards" if v else f"there is no deal for {n} players",
     "$.deal.shuffle": lambda v, _: {
         "each_round": "every round is dealt afresh from the whole deck, shuffled again",
@@ -154,7 +154,10 @@ KNOBS: dict[str, Callable[[Any, str], str]] = {
         "a Scout & Show with no legal show after the scout ends as a plain scout"
         if v else "a Scout & Show needs a legal show after the scout"
     ),
-    "$.scout_chips_per_round": lambda v, _: f"each player takes {_plural(v, 'one Scout chip', '{count} Scout chips')} at the start of a round",
+    "$.scout_chips_per_round": lambda v, _: (
+        f"each player takes {_plural(v, 'one Scout chip', '{count} Scout chips')} at the start of a round"
+        if v else "nobody takes Scout chips at the start of a round"
+    ),
     "$.scoring.captured_card": _points("captured card"),
     "$.scoring.chip_received": _points("Scout chip received"),
     "$.scoring.unspent_chip": _points("Scout chip still held at the end of the round"),
@@ -179,11 +182,16 @@ KNOBS: dict[str, Callable[[Any, str], str]] = {
 def explain(path: str, a: Any, b: Any) -> str | None:
     """The plain-English line for a change of a known knob: what `b` means, and what `a` meant."""
     for pattern, meaning in KNOBS.items():
-        if fnmatch.fnmatchcase(path, pattern) and path.count(".") == pattern.count("."):
+        if _matches(path, pattern):
             players = _player_count(path, pattern)
             now, before = (_meaning(meaning, value, pattern, players) for value in (b, a))
             return now if a is None else f"{now} (was: {before})"
     return None
+
+
+def _matches(path: str, pattern: str) -> bool:
+    """Whether a path fits a KNOBS pattern, `*` standing for exactly one key."""
+    return fnmatch.fnmatchcase(path, pattern) and path.count(".") == pattern.count(".")
 
 
 def _meaning(meaning: Callable[[Any, str], str], value: Any, pattern: str, players: str) -> str:

@@ -77,12 +77,12 @@ MESSAGES: dict[str, str] = {
     # strength
     "strength.empty": "When there is no active set, any show may be played; it captures nothing.",
     "strength.more": "More cards beat fewer.",
-    "strength.fewer": "More cards do not always beat fewer.",
     "strength.set_over_run": "With equal counts, a set beats a run.",
     "strength.run_over_set": "With equal counts, a run beats a set.",
     "strength.higher_lowest": "With equal count and kind, the higher lowest number wins.",
     "strength.wrap_start": "A run that wraps counts on past {highest}: {example} counts as {unwrapped}, so its lowest number is {start}.",
     "strength.equal": "Equal strength is not stronger: such a show may not be played.",
+    "strength.other": "The plugins in force change this order in ways not listed here.",
     "strength.plugins": "These plugins take part in deciding what a show is and which is stronger: {names:and}.",
     # end of a round
     "end.intro": "A round ends at once when:",
@@ -284,20 +284,28 @@ def _strength(rules: "Rules"):
     low, high = rules.lowest, rules.highest
     pair_low, pair_high = (low, low), (high, high)
     run_low, run_high = (low, low + 1), (high - 1, high)
+
+    def stronger(show: tuple[int, ...], active: tuple[int, ...]) -> bool:
+        return rules.beats(show, active) and not rules.beats(active, show)
+
     yield Sentence("strength.empty")
-    yield Sentence("strength.more" if rules.beats(pair_low, (high,)) and rules.beats((low, low + 1, low + 2), pair_high) else "strength.fewer")
-    if rules.beats(pair_low, run_high) and not rules.beats(run_high, pair_low):
-        yield Sentence("strength.set_over_run")
-    elif rules.beats(run_low, pair_high) and not rules.beats(pair_high, run_low):
-        yield Sentence("strength.run_over_set")
-    if rules.beats((low + 1, low + 1), pair_low) and rules.beats((low + 1, low + 2), run_low):
-        yield Sentence("strength.higher_lowest")
+    confirmed = [
+        ("strength.more", stronger(pair_low, (high,)) and stronger((low, low + 1, low + 2), pair_high)),
+        ("strength.set_over_run", stronger(pair_low, run_high)),
+        ("strength.run_over_set", stronger(run_low, pair_high)),
+        ("strength.higher_lowest", stronger((low + 1, low + 1), pair_low) and stronger((low + 1, low + 2), run_low)),
+        ("strength.equal", not any(rules.beats(shown, shown) for shown in (pair_low, run_low, (high,)))),
+    ]
+    yield from (Sentence(message) for message, holds in confirmed if holds)
     wrap = _wrap_example(rules)
-    if wrap and rules.beats(wrap, (high - 2, high - 1, high)) and not rules.beats((high - 2, high - 1, high), wrap):
+    below = (high - 2, high - 1, high)
+    if wrap and stronger(wrap, below):
         unwrapped = (high - 1, high, high + 1)
         yield Sentence("strength.wrap_start", {"highest": high, "example": _dash(wrap), "unwrapped": _dash(unwrapped), "start": high - 1})
-    if not any(rules.beats(shown, shown) for shown in (pair_low, run_low, (high,))):
-        yield Sentence("strength.equal")
+    counted = [holds for message, holds in confirmed if message not in ("strength.set_over_run", "strength.run_over_set")]
+    kinds_ordered = confirmed[1][1] or confirmed[2][1]
+    if not (all(counted) and kinds_ordered):
+        yield Sentence("strength.other")
     hooked = sorted(
         set(implementers(rules.plugins, "scoutlab_classify_show") + implementers(rules.plugins, "scoutlab_show_beats"))
         - {"builtin"}
