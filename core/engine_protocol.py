@@ -167,8 +167,18 @@ class EngineSession:
         return {"variant": rules.name, "players": players, "seed": seed, **self._status()}
 
     def position(self, request: dict[str, Any]) -> dict[str, Any]:
-        """Set up a position: `position` is YAML text or the same document as a JSON object."""
-        raise ProtocolError("positions are not available yet: start with new_game and play actions")
+        """Set up a position (docs/positions.md): `position` is YAML text or the same document as a JSON object."""
+        from .position import load_position, position_from_data
+
+        position = request.get("position")
+        if isinstance(position, dict):
+            state = position_from_data(position)
+        elif isinstance(position, str) and position.strip():
+            state = load_position(position)
+        else:
+            raise ProtocolError("position needs \"position\": YAML text, a JSON object, or a file path")
+        self.rules, self.state = state.rules, state
+        return {"variant": state.rules.name, "players": state.players, "seed": state.seed, **self._status()}
 
     def view(self, request: dict[str, Any]) -> dict[str, Any]:
         """What `seat` may know (default: the seat to act)."""
