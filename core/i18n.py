@@ -74,6 +74,8 @@ def catalog(lang: str) -> dict[str, str]:
     if lang == DEFAULT:
         return {}
     path = resources.files("scoutlab").joinpath("locale", lang, "LC_MESSAGES", f"{DOMAIN}.po")
+    if not path.is_file():
+        return {}  # English it is; tests/test_i18n.py makes sure no catalog is missing
     return read_po(path.read_text(encoding="utf-8"))
 
 

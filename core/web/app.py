@@ -145,7 +145,10 @@ def create_app(db_path: str, bot_delay_ms: int = 700) -> FastAPI:
         if match is None:
             _ = i18n.gettext_for(language(request))
             return page(request, "message.html", 404, message=_("There is no match at this address."))
-        return page(request, "table.html", token=token, variant=match.rules.name, bot_delay_ms=bot_delay_ms)
+        return page(
+            request, "table.html", token=token, variant=match.rules.name, bot_delay_ms=bot_delay_ms,
+            has_scout_show=match.rules.sns_chips > 0,
+        )
 
     @app.get("/rules/{variant}", response_class=HTMLResponse)
     def rules_page(request: Request, variant: str):

@@ -20,12 +20,13 @@ def card_json(c: int) -> dict[str, int]:
 
 
 def cards_text(cards) -> str:
-    return " ".join(format_card(c) for c in cards)
+    """Cards in notation, isolated left to right: in Arabic or Persian text the order must not flip."""
+    return "\u2066" + " ".join(format_card(c) for c in cards) + "\u2069"
 
 
 def seat_name(match: Match, seat: int, _: Gettext) -> str:
-    """"You" for the browser's seat, else "Player N"."""
-    return _("You") if seat == match.seat else _("Player {number}", number=seat + 1)
+    """"Player N" (the seats table marks which one is you)."""
+    return _("Player {number}", number=seat + 1)
 
 
 def describe_show(values: list[int], kind: str | None, _: Gettext) -> str:
@@ -54,7 +55,7 @@ def log_text(match: Match, entry: LogEntry, _: Gettext) -> str:
         if entry.captured:
             return _("{player} shows {cards} and captures the beaten set: +{count}.", player=player, cards=cards, count=entry.captured)
         return _("{player} shows {cards}.", player=player, cards=cards)
-    taken = format_card(entry.taken)
+    taken = cards_text([entry.taken])
     if entry.kind == "scout":
         if entry.end:
             return _("{player} scouts {card} from the right end.", player=player, card=taken)
@@ -181,7 +182,7 @@ def match_json(match: Match, _: Gettext) -> dict[str, Any]:
         "bot_to_act": bot_to_act,
         "over": view.phase == "over",
         "status": status,
-        "scout_pays": rules.scout_pays,
+        "has_scout_show": rules.sns_chips > 0,
         "hand": [card_json(c) for c in view.hand],
         "active": [card_json(c) for c in view.active],
         "active_owner": view.active_owner,
@@ -196,8 +197,8 @@ def match_json(match: Match, _: Gettext) -> dict[str, Any]:
                 "name": seat_name(match, s, _),
                 "bot": match.bot_names[s],
                 "hand_size": view.hand_sizes[s],
-                "chips_received": view.chips_received[s],
-                "chips_held": view.chips_held[s],
+                # Received and held chips are both the Scout chips in front of the player.
+                "chips": view.chips_received[s] + view.chips_held[s],
                 "scout_show": view.scout_show_chips[s],
                 "captured": view.captured[s],
                 "total": view.totals[s],

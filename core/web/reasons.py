@@ -64,7 +64,7 @@ def _why_show(state: GameState, hand: list[int], show: Show, active: list[int], 
     if kind is None:
         return _(
             "{numbers} is neither a set (all the same number) nor a run (each number one more, or one less, than the one before).",
-            numbers=" ".join(map(str, values)),
+            numbers="\u2066" + " ".join(map(str, values)) + "\u2069",  # kept in order inside right-to-left text
         )
     if active:
         active_values = [top(c) for c in active]

@@ -203,24 +203,19 @@
 
   function drawSeats() {
     const rows = state.seats.map((seat) => {
-      const chips = [fill(S.chips_received, { count: seat.chips_received })];
-      if (state.scout_pays) chips.push(fill(S.chips_held, { count: seat.chips_held }));
-      if (seat.scout_show) chips.push(S.scout_show);
       const notes = [];
+      if (seat.seat === state.seat) notes.push(S.you);
       if (seat.to_act) notes.push(S.to_act);
       if (seat.owner) notes.push(S.owner);
       const name = el("th", { scope: "row" }, [
         el("span", { text: seat.name }),
-        seat.bot ? el("small", { text: " (" + fill(S.bot, { name: seat.bot }) + ")" }) : "",
+        seat.bot ? el("small", { text: " (" + seat.bot + ")" }) : "",
         notes.length ? el("em", { class: "note", text: " · " + notes.join(" · ") }) : "",
       ]);
-      return el("tr", { class: (seat.to_act ? "to-act " : "") + (seat.seat === state.seat ? "me" : "") }, [
-        name,
-        el("td", { text: seat.hand_size }),
-        el("td", { text: chips.join(" · ") }),
-        el("td", { text: seat.captured }),
-        el("td", { text: seat.total }),
-      ]);
+      const cells = [name, el("td", { text: seat.hand_size }), el("td", { text: seat.chips })];
+      if (state.has_scout_show) cells.push(el("td", { text: seat.scout_show ? "●" : "–", "aria-label": seat.scout_show ? S.yes : S.no }));
+      cells.push(el("td", { text: seat.captured }), el("td", { text: seat.total }));
+      return el("tr", { class: (seat.to_act ? "to-act " : "") + (seat.seat === state.seat ? "me" : "") }, cells);
     });
     $("seats").replaceChildren(...rows);
   }
