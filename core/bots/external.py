@@ -65,7 +65,8 @@ class ExternalBot:
         self.rng = rng
         self.timeout = float(timeout)
         self.failed = False  # after a crash or a hang, the fallback plays on
-        self._program: _Program | None = None  # started on the first decision, so the bot pickles
+        # Started on the first decision: a bot built in each simulator worker starts its own there.
+        self._program: _Program | None = None
 
     def act(self, view: "View") -> int:
         """The program's answer if it is a legal action; otherwise a warning and a random legal one."""
@@ -86,7 +87,8 @@ class ExternalBot:
             answer = self._program.ask(json.dumps(view_to_json(view, self.rules)), self.timeout)
         except BotFailure as failure:
             self.failed = True
-            self.close()
+            self._program.close(grace=0)  # it already failed to answer: no point waiting for it
+            self._program = None
             raise BotFailure(f"{failure}: stopped; random legal moves play its seat from now on") from None
         text = _action_text(answer)
         try:
@@ -105,10 +107,6 @@ class ExternalBot:
         if self._program is not None:
             self._program.close()
             self._program = None
-
-    def __getstate__(self) -> dict[str, Any]:
-        # A running program cannot cross a process boundary; the copy starts its own.
-        return {**self.__dict__, "_program": None}
 
     def __del__(self) -> None:
         try:
@@ -185,8 +183,8 @@ class _Program:
             return "closed its output without answering"
         return f"exited with code {code} without answering"
 
-    def close(self) -> None:
-        """Close its stdin (a polite bot exits at end of input), then kill it and its children if they linger."""
+    def close(self, grace: float = 1.0) -> None:
+        """Close its stdin (a polite bot exits at end of input); kill it and its children after `grace` seconds."""
         _running.discard(self)
         process = self.process
         try:
@@ -194,7 +192,7 @@ class _Program:
         except OSError:
             pass
         try:
-            process.wait(timeout=1)
+            process.wait(timeout=grace)
         except subprocess.TimeoutExpired:
             _kill_group(process)
         self.reader.join(timeout=1)

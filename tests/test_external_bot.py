@@ -1,0 +1,208 @@
+"""`external:CMD` bots: a program that answers one line per decision, and what happens when it misbehaves."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from scoutlab.bots import BotError, make_bot, parse_bot, split_bots
+from scoutlab.cli import main
+from scoutlab.log import replay_steps
+from scoutlab.match import make_bots, play_game
+from scoutlab.rules import load_rules
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "bots"
+
+
+@pytest.fixture(scope="module")
+def rules():
+    return load_rules("two-player")
+
+
+def bot_script(tmp_path: Path, name: str, body: str) -> str:
+    """An `external:` bot name running a small Python program."""
+    path = tmp_path / f"{name}.py"
+    path.write_text(textwrap.dedent(body))
+    return f"external:{sys.executable} {path}"
+
+
+FIRST_LEGAL = """
+    import sys, json
+    for line in sys.stdin:
+        print(json.loads(line)["legal"][0], flush=True)
+"""
+
+
+def first_legal_game(rules, seed):
+    """The same game with the first legal move chosen in-process."""
+    state = rules.new_game(2, seed)
+    while not state.is_over:
+        state.apply(state.legal_actions()[0] if state.to_act == 0 else state.legal_actions()[-1])
+    return state
+
+
+class LastLegal:
+    name = "last"
+
+    def act(self, view):
+        return view.legal[-1]
+
+
+def test_a_program_plays_every_move_of_its_seat(tmp_path, rules, capsys):
+    bot = make_bot(bot_script(tmp_path, "first", FIRST_LEGAL), rules, 1)
+    state = play_game(rules, 2, [bot, LastLegal()], seed=4)
+    assert state.history == first_legal_game(rules, 4).history
+    assert capsys.readouterr().err == ""
+    process = bot._program.process
+    bot.close()
+    assert process.poll() is not None, "closing the bot ends the program"
+
+
+def test_the_program_sees_its_seat_view_as_json(tmp_path, rules):
+    log = tmp_path / "seen.jsonl"
+    bot = make_bot(bot_script(tmp_path, "spy", f"""
+        import sys, json
+        with open({str(log)!r}, "w") as seen:
+            for line in sys.stdin:
+                seen.write(line); seen.flush()
+                print(json.dumps({{"action": json.loads(line)["legal"][-1]}}), flush=True)
+    """), rules, 1)
+    state = rules.new_game(2, 8)
+    while not state.is_over:
+        if state.to_act == 1:
+            hand = [f"{c >> 5}/{c & 31}" for c in state.hands[1]]
+            code = bot.act(state.view(1))
+            assert code == state.legal_actions()[-1], "a JSON answer {\"action\": ...} is accepted"
+            seen = json.loads(log.read_text().splitlines()[-1])
+            assert seen["seat"] == 1 and seen["hand"] == hand
+            assert seen["legal"] == [state.format(c) for c in state.legal_actions()]
+            assert seen["hand_sizes"] == [len(h) for h in state.hands]
+            assert "deals" not in seen and "set_aside" not in seen
+            state.apply(code)
+        else:
+            state.apply(state.legal_actions()[0])
+    bot.close()
+
+
+@pytest.mark.parametrize("body, timeout, warning", [
+    ("import sys; sys.exit(3)", 10, "exited with code 3 without answering: stopped; random legal moves play its seat"),
+    ("import time, sys\nsys.stdin.readline()\ntime.sleep(60)", 0.3, "gave no answer within 0.3 s: stopped"),
+    ("import sys\nfor line in sys.stdin: print('pass', flush=True)", 10, "answered 'pass', not a move in notation"),
+    ("import sys\nfor line in sys.stdin: print('show 1-30', flush=True)", 10, "answered 'show 1-30', not a legal move here"),
+])
+def test_a_failing_program_is_reported_and_replaced(tmp_path, rules, capsys, body, timeout, warning):
+    name = bot_script(tmp_path, "bad", body) + f",timeout={timeout}"
+    bots = make_bots([name, "random"], rules, 2, seed=5)
+    state = play_game(rules, 2, bots, seed=5)
+    assert state.is_over, "the match goes on"
+    err = capsys.readouterr().err
+    assert f"bot {bots[0].name} (seat P1) {warning}" in err
+    if "stopped" in warning:
+        assert err.count("warning") == 1, "a stopped program is reported once"
+        assert bots[0]._program is None
+    bots[0].close()
+
+
+def test_a_hanging_program_and_its_children_are_killed(tmp_path, rules):
+    pid_file = tmp_path / "child.pid"
+    script = tmp_path / "hang.sh"
+    script.write_text(f"#!/bin/sh\nsleep 60 &\necho $! > {pid_file}\nwait\n")
+    script.chmod(0o755)
+    bot = make_bot(f"external:{script},timeout=0.5", rules, 1)
+    state = rules.new_game(2, 1)
+    assert bot.act(state.view(0)) in state.legal_actions()
+    child = int(pid_file.read_text())
+    deadline = time.monotonic() + 5
+    while alive(child) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not alive(child), "the program's own child is killed with it"
+
+
+def alive(pid: int) -> bool:
+    """Running, and not a zombie waiting for a parent that is gone to be reaped."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    stat = Path(f"/proc/{pid}/stat")
+    return not (stat.exists() and stat.read_text().rsplit(")", 1)[1].split()[0] == "Z")
+
+
+def test_the_program_starts_on_the_first_decision_one_per_bot(tmp_path, rules):
+    """Building a bot (as each simulator worker does) starts nothing; each bot then runs its own program."""
+    name = bot_script(tmp_path, "first", FIRST_LEGAL)
+    bots = [make_bot(name, rules, 1), make_bot(name, rules, 1)]
+    assert all(bot._program is None for bot in bots)
+    state = rules.new_game(2, 3)
+    assert [bot.act(state.view(0)) for bot in bots] == [state.legal_actions()[0]] * 2
+    assert bots[0]._program.process.pid != bots[1]._program.process.pid
+    for bot in bots:
+        bot.close()
+
+
+@pytest.mark.parametrize("name, message", [
+    ("external", "bot 'external' needs a command: external:CMD"),
+    ("external:no-such-program-here", "cannot run 'no-such-program-here': no such executable"),
+    ("external:sh,timeout=0", "timeout must be a number of seconds above 0"),
+    ("external:sh,speed=3", "bot 'external' takes a command and timeout=SECONDS, not speed"),
+    ("external:sh 'unclosed", "No closing quotation"),
+])
+def test_bad_external_bot_names(rules, name, message):
+    with pytest.raises(BotError, match=message):
+        make_bot(name, rules, 1)
+
+
+def test_bot_names_and_lists():
+    assert parse_bot("external:node bot.js,timeout=5") == ("external", {"arg": "node bot.js", "timeout": 5})
+    assert parse_bot("external:python3 bot.py --depth=3") == ("external", {"arg": "python3 bot.py --depth=3"})
+    assert parse_bot("mcts:iterations=400,c=1.4") == ("mcts", {"iterations": 400, "c": 1.4})
+    assert split_bots("external:node b.js,timeout=2,random") == ["external:node b.js,timeout=2", "random"]
+    assert split_bots("mcts:iterations=400,c=1.4,random,random") == ["mcts:iterations=400,c=1.4", "random", "random"]
+    with pytest.raises(BotError):
+        parse_bot("random:x=1,loose")
+
+
+# -- the example bots in other languages, through `scoutlab game` -----------------------------------
+
+
+def game_through_the_cli(variant: str, players: int, seed: int, bots: str, capsys):
+    """Run `scoutlab game`, then the same game in-process; both must agree on the final scores."""
+    assert main(["game", "--variant", variant, "--players", str(players), "--seed", str(seed), "--bots", bots]) == 0
+    out, err = capsys.readouterr()
+    assert "warning" not in err, err
+    rules = load_rules(variant)
+    state = play_game(rules, players, make_bots(split_bots(bots), rules, players, seed), seed)
+    printed = dict(re.findall(r"^  (P\d): (-?\d+)", out.split("Final scores:")[-1], re.M))
+    assert printed == {f"P{seat + 1}": str(total) for seat, total in enumerate(state.totals)}
+    return rules, state
+
+
+@pytest.mark.skipif(shutil.which("jq") is None, reason="jq is not installed")
+def test_the_jq_example_plays_the_first_legal_move(capsys):
+    rules, state = game_through_the_cli("two-player", 2, 6, f"external:{EXAMPLES / 'first-legal.sh'},random", capsys)
+    for before, code in replay_steps(state):
+        if before.to_act == 0:
+            assert code == before.legal_actions()[0]
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
+def test_the_node_example_shows_as_many_cards_as_it_can(capsys):
+    bots = f"external:node {EXAMPLES / 'greedy.js'},timeout=5,random,random"
+    rules, state = game_through_the_cli("official", 3, 2, bots, capsys)
+    decisions = 0
+    for before, code in replay_steps(state):
+        if before.to_act != 0:
+            continue
+        decisions += 1
+        codec = rules.codec
+        shown = {c: codec.decode(c).length if codec.kind(c) == "show" else 0 for c in before.legal_actions()}
+        assert shown[code] == max(shown.values())
+    assert decisions > 5
