@@ -23,6 +23,8 @@ COMMANDS = [
     "serve",
     "rules",
     "diff",
+    "simulate",
+    "compare",
 ]
 
 

@@ -1,0 +1,137 @@
+"""What `scoutlab simulate` and `scoutlab compare` share: their options, the progress bar, the outputs."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+from contextlib import contextmanager
+from typing import Iterator
+
+from .results import Report
+
+ADVANTAGE_CAP = 200  # strong bots are slow: by default at most this many strategy-advantage games
+
+
+def add_run_arguments(parser: argparse.ArgumentParser, games: int) -> None:
+    """The options both commands take; `games` is the command's default number of games."""
+    parser.add_argument("--players", type=int, help="number of players (default: each variant's smallest)")
+    parser.add_argument("--games", type=int, default=games, help=f"games per variant (default: {games})")
+    parser.add_argument("--bots", default="random",
+                        help="comma-separated bots, one per seat or one for all (default: random)")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="run seed: the same seed gives the same numbers on any number of workers (default: 0)")
+    parser.add_argument("--workers", type=int, help="worker processes (default: every core)")
+    parser.add_argument("--backend", choices=["pool", "ray"], default="pool",
+                        help="pool: local processes, needs no service (default); ray: a Ray cluster")
+    parser.add_argument("--address", help="Ray cluster address, e.g. ray://head:10001 (default: a local Ray)")
+    parser.add_argument("--strong", default="auto",
+                        help="bot whose edge over random is measured (default: heuristic, else greedy; 'none' skips)")
+    parser.add_argument("--advantage-games", type=int,
+                        help=f"strategy-advantage games per variant (default: half of --games, at most {ADVANTAGE_CAP})")
+    parser.add_argument("--json", metavar="FILE", help="write the report as JSON ('-' for standard output)")
+    parser.add_argument("--csv", metavar="FILE", help="write one row per estimate and difference ('-' for standard output)")
+    parser.add_argument("--plots", metavar="DIR", help="write PNG charts into DIR")
+    parser.add_argument("--report", metavar="FILE", help="write a self-contained HTML report")
+
+
+def run_command(command: str, specs: list[tuple[str, int | None]], args: argparse.Namespace) -> int:
+    """Run, then print and write what the options ask for; 130 when Ctrl-C cut the run short."""
+    from . import run
+
+    if args.json == "-" and args.csv == "-":
+        raise ValueError("--json - and --csv - would both write to standard output; give one a file")
+    if args.advantage_games is not None and args.advantage_games < 0:
+        raise ValueError(f"--advantage-games must be 0 or more, got {args.advantage_games}")
+    if args.workers is not None and args.workers < 1:
+        raise ValueError(f"--workers must be at least 1, got {args.workers}")
+    from ..bots import split_bots
+
+    strong = None if args.strong.lower() in ("none", "") else args.strong
+    advantage = args.advantage_games
+    if advantage is None:
+        advantage = min(args.games // 2, ADVANTAGE_CAP)
+    with progress_bar() as progress:
+        report = run(command, specs, args.games, bots=split_bots(args.bots), seed=args.seed,
+                     workers=args.workers, backend=args.backend, address=args.address,
+                     strong=strong, advantage_games=advantage, progress=progress)
+    write_outputs(report, args)
+    return 130 if report.interrupted else 0
+
+
+def write_outputs(report: Report, args: argparse.Namespace) -> None:
+    machine_stdout = "-" in (args.json, args.csv)
+    if machine_stdout:
+        print(report.describe(), file=sys.stderr)
+    else:
+        from .table import print_report
+
+        print_report(report)
+    if args.json:
+        text = json.dumps(report.to_dict(), indent=2, allow_nan=False)
+        _write(args.json, text + "\n")
+    if args.csv:
+        _write_csv(args.csv, report.csv_rows())
+    written = []
+    if args.plots:
+        from .charts import save_charts
+
+        written += [str(p) for p in save_charts(report, args.plots)]
+    if args.report:
+        from .report import write_report
+
+        written.append(str(write_report(report, args.report)))
+    for path in written:
+        print(f"wrote {path}", file=sys.stderr if machine_stdout else sys.stdout)
+
+
+def parse_spec(text: str, players: int | None) -> tuple[str, int | None]:
+    """`official:4` -> ("official", 4); `house.yaml` -> ("house.yaml", players)."""
+    name, colon, count = text.rpartition(":")
+    if colon and count.isdigit() and name:
+        return name, int(count)
+    return text, players
+
+
+@contextmanager
+def progress_bar() -> Iterator:
+    """A rich progress bar with rate and ETA on a terminal (stderr); nothing when piped."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    from rich.progress import BarColumn, Progress, ProgressColumn, TextColumn, TimeRemainingColumn
+    from rich.text import Text
+
+    class Rate(ProgressColumn):
+        def render(self, task):
+            return Text(f"{task.speed:.0f} games/s" if task.speed else "")
+
+    with Progress(TextColumn("simulating"), BarColumn(), TextColumn("{task.completed}/{task.total} games"),
+                  Rate(), TimeRemainingColumn(), transient=True) as bar:
+        task = bar.add_task("games", total=None)
+
+        def update(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield update
+
+
+def _write(path: str, text: str) -> None:
+    if path == "-":
+        sys.stdout.write(text)
+    else:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+
+
+def _write_csv(path: str, rows: list[dict]) -> None:
+    out = sys.stdout if path == "-" else open(path, "w", newline="", encoding="utf-8")
+    try:
+        writer = csv.DictWriter(out, fieldnames=list(rows[0]) if rows else ["kind"])
+        writer.writeheader()
+        writer.writerows(rows)
+    finally:
+        if out is not sys.stdout:
+            out.close()
+

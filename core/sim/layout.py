@@ -1,0 +1,128 @@
+"""The report as rows of text cells: one layout shared by the terminal table and the HTML page.
+
+Columns: the metric, each variant's value with its 95% interval, then for each
+comparison the difference with its interval and the Holm-adjusted p-value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .results import Report
+
+MISSING = "-"
+
+
+@dataclass(frozen=True)
+class Row:
+    cells: tuple[str, ...]
+    group: bool = False  # a section heading: cells[0] is its title
+    significant: bool = False  # some difference in the row survives Holm at 5%
+
+
+def format_value(value: float | None, unit: str) -> str:
+    if value is None:
+        return MISSING
+    if unit == "share":
+        return f"{value * 100:.1f}%"
+    if unit == "fraction":
+        return f"{value:.3f}"
+    return f"{value:.2f}" if abs(value) < 100 else f"{value:.1f}"
+
+
+def format_interval(low: float | None, high: float | None, unit: str) -> str:
+    if low is None or high is None:
+        return ""
+    if unit == "share":
+        return f"[{low * 100:.1f}, {high * 100:.1f}]"
+    return f"[{format_value(low, unit)}, {format_value(high, unit)}]"
+
+
+def columns(report: Report) -> list[str]:
+    heads = ["metric"] + [v.label for v in report.variants]
+    for c in report.comparisons:
+        a, b = (c.a, c.b) if _short(c.a) == _short(c.b) else (_short(c.a), _short(c.b))
+        heads += [f"{b} - {a}", "p (Holm)"]
+    return heads
+
+
+def rows(report: Report) -> list[Row]:
+    """Every metric of every variant in catalogue order, grouped, with the differences beside them."""
+    order: dict[str, tuple[str, str, str]] = {}  # key -> (group, label, unit), first variant's order first
+    for v in report.variants:
+        for e in v.estimates:
+            order.setdefault(e.key, (e.group, e.label, e.unit))
+    by_variant = [{e.key: e for e in v.estimates} for v in report.variants]
+    by_comparison = [{d.key: d for d in c.rows} for c in report.comparisons]
+    out: list[Row] = []
+    group = None
+    for key, (key_group, label, unit) in sorted(order.items(), key=lambda kv: _group_rank(kv[1][0])):
+        if key_group != group:
+            group = key_group
+            out.append(Row((group,), group=True))
+            if group == "Outcome":
+                out.append(_fairness_row(report))
+        cells = [label]
+        for estimates in by_variant:
+            e = estimates.get(key)
+            cells.append(MISSING if e is None or e.value is None
+                         else f"{format_value(e.value, unit)} {format_interval(e.low, e.high, unit)}".strip())
+        significant = False
+        for differences in by_comparison:
+            d = differences.get(key)
+            if d is None:
+                cells += ["", ""]
+                continue
+            mark = " *" if d.significant else ""
+            significant |= d.significant
+            cells += [f"{_signed(d.value, unit)} {format_interval(d.low, d.high, unit)}",
+                      f"{_p(d.p_holm)}{mark}"]
+        out.append(Row(tuple(cells), significant=significant))
+    return out
+
+
+def notes(report: Report) -> list[str]:
+    """The lines under the table: how the comparisons were made and what the star means."""
+    lines = []
+    for c in report.comparisons:
+        how = ("paired: both played on the same deals (same game seeds)" if c.paired
+               else f"unpaired: {c.why_unpaired}, so the deals cannot be shared")
+        lines.append(f"{c.b} vs {c.a}: {how}.")
+    tests = sum(len(c.rows) for c in report.comparisons)
+    if tests:
+        lines.append(f"* significant at 5% after Holm-Bonferroni over all {tests} differences; "
+                     "intervals are 95% and not adjusted.")
+    for v in report.variants:
+        lines.append(f"{v.label}: widest decision seen: {v.widest} legal actions.")
+    if any(v.games < 30 for v in report.variants):
+        lines.append("Fewer than 30 games: the normal-theory intervals are rough.")
+    return lines
+
+
+GROUPS = ["Outcome", "Scores", "Length", "Round ends", "Actions", "Decisions", "Tension", "Strategy"]
+
+
+def _group_rank(group: str) -> int:
+    return GROUPS.index(group) if group in GROUPS else len(GROUPS)
+
+
+def _fairness_row(report: Report) -> Row:
+    cells = ["seat fairness: chi-square vs 1/n"]
+    for v in report.variants:
+        f = v.fairness
+        cells.append(f"chi2 {f['chi2']:.2f} (df {f['df']}), p {_p(f['p'])}")
+    cells += [""] * (2 * len(report.comparisons))
+    return Row(tuple(cells))
+
+
+def _signed(value: float, unit: str) -> str:
+    text = format_value(value, unit)
+    return text if text.startswith("-") else "+" + text
+
+
+def _p(p: float) -> str:
+    return "<0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def _short(label: str) -> str:
+    return label.split(" (")[0]
