@@ -281,3 +281,12 @@ def test_noop_implements_every_hook():
 
     specs = {name for name in dir(hookspecs) if name.startswith("scoutlab_")}
     assert specs == {name for name in dir(noop) if name.startswith("scoutlab_")}
+
+
+@pytest.mark.parametrize("order, run_wins", [("wrap-runs, runs-beat-sets", True), ("runs-beat-sets, wrap-runs", False)])
+def test_combining_plugins_the_later_one_is_asked_first(order, run_wins):
+    # docs/house-rules.md: list runs-beat-sets after wrap-runs for wrapping runs to beat sets too.
+    both = Rules(load_spec_text(f"extends: official\nname: both\nplugins: [{order}]\n", "both.yaml"))
+    assert both.beats((9, 10, 1), (5, 5, 5)) is run_wins
+    assert both.beats((2, 3, 4), (5, 5, 5)) is True  # no wrap: runs-beat-sets decides either way
+    assert both.beats((10, 1, 2), (9, 10, 1)) is True
