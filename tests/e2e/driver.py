@@ -1,0 +1,76 @@
+"""Playing the browser game by clicking, as a person would: the moves are chosen from the
+server's own list of legal moves for this seat, then made with the page's buttons."""
+
+from __future__ import annotations
+
+import json
+
+
+def state(page, token: str) -> dict:
+    """The seat's state, fetched by the page itself (so it carries the page's language)."""
+    return page.evaluate("async (t) => (await fetch('/api/m/' + t)).json()", token)
+
+
+def close_round_end(page) -> bool:
+    """Dismiss the end-of-round screen if it is open; True if it was."""
+    if page.locator("#round-end[open]").count():
+        page.click("#continue")
+        return True
+    return False
+
+
+def wait_for_turn_or_end(page, timeout: float = 30_000) -> None:
+    """Wait until it is the browser's turn, the match is over, or a round ended."""
+    page.wait_for_function(
+        """() => !document.querySelector('#keep').hidden || !document.querySelector('#show').hidden
+               || !document.querySelector('#final').hidden || document.querySelector('#round-end').open""",
+        timeout=timeout,
+    )
+
+
+def click_show(page, start: int, length: int) -> None:
+    for i in range(start, start + length):
+        page.click(f"#hand button.card[data-index='{i}']")
+    page.click("#show")
+
+
+def click_scout(page, end: int, gap: int, flip: bool = False) -> None:
+    page.click(f"#active button[data-end='{end}']")
+    if flip:
+        page.click("#turn")
+    page.click(f"#hand button.gap[data-gap='{gap}']")
+
+
+def play_one_move(page, token: str, moves: list[str]) -> None:
+    """Make one move for the browser's seat: keep at round start, else the longest show, else a scout."""
+    s = state(page, token)
+    before = len(s["log"])
+    if s["phase"] == "flip":
+        page.click("#keep")
+        moves.append("keep")
+    elif s["legal"]["shows"]:
+        start, length = max(s["legal"]["shows"], key=lambda sl: (sl[1], sl[0]))
+        click_show(page, start, length)
+        moves.append(f"show {start + 1}-{start + length}")
+    else:
+        end = s["legal"]["scout_ends"][0]
+        click_scout(page, end, 0)
+        moves.append(f"scout {end} 0")
+    page.wait_for_function(
+        "async ([t, n]) => (await (await fetch('/api/m/' + t)).json()).log.length > n", arg=[token, before]
+    )
+
+
+def play_until(page, token: str, done, limit: int = 400) -> list[str]:
+    """Play the browser's moves until `done(state)` holds; returns the moves made."""
+    moves: list[str] = []
+    for _ in range(limit):
+        wait_for_turn_or_end(page)
+        if close_round_end(page):
+            continue
+        s = state(page, token)
+        if done(s):
+            return moves
+        if s["your_turn"]:
+            play_one_move(page, token, moves)
+    raise AssertionError(f"not done after {limit} steps: {json.dumps(state(page, token))[:500]}")

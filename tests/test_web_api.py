@@ -1,0 +1,285 @@
+"""The browser game's server: new matches, moves checked by the engine, refusals with reasons, bots,
+pages in every language, the match database (resume exactly, refuse foreign files)."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+
+import pytest
+
+from web_helpers import client_for, new_match, play_to_end, random_move, server_match, step
+
+from scoutlab import cli
+from scoutlab.i18n import LANGUAGES
+from scoutlab.spec import shipped_variants
+from scoutlab.web.store import MatchStore, StoreError
+
+
+@pytest.fixture
+def client(tmp_path):
+    return client_for(tmp_path / "matches.sqlite3")
+
+
+# -- starting a match -------------------------------------------------------------------------
+
+
+def test_new_match_deals_the_browser_its_hand_and_asks_for_the_flip(client):
+    token, state = new_match(client, "official", 3)
+    assert len(token) >= 20
+    assert state["phase"] == "flip" and state["your_turn"] and state["legal"]["flip"]
+    assert len(state["hand"]) == 12 and [s["hand_size"] for s in state["seats"]] == [12, 12, 12]
+    assert state["hints"] == ["You may flip your whole hand now. After the first move, its order and orientation lock."]
+
+
+def test_tokens_are_unguessable_and_unknown_ones_are_refused(client):
+    first, _ = new_match(client, seed=1)
+    second, _ = new_match(client, seed=1)
+    assert first != second
+    for path in (f"/api/m/{first[:-1]}x", "/api/m/nope"):
+        assert client.get(path).status_code == 404
+    assert client.post("/api/m/nope/act", json={"action": "keep"}).status_code == 404
+    assert client.get("/m/nope").status_code == 404
+
+
+def test_the_default_opponent_is_the_strongest_bot_available(client):
+    from scoutlab.web.matches import default_bot
+    from scoutlab.bots import known_bots
+
+    expected = next(name for name in ("heuristic", "greedy", "random") if name in known_bots())
+    assert default_bot() == expected
+    answer = client.post("/api/new", json={"variant": "two-player", "players": 2, "seed": 3})
+    assert answer.json()["state"]["seats"][1]["bot"] == expected
+
+
+def test_a_bot_that_runs_programs_on_the_server_is_never_offered(client):
+    answer = client.post("/api/new", json={"variant": "official", "players": 3, "bots": ["external:rm -rf /", "random"]})
+    assert answer.status_code == 422 and "Unknown opponent" in answer.json()["error"]
+    assert "external" not in client.get("/").text
+
+
+def test_player_count_must_suit_the_variant(client):
+    answer = client.post("/api/new", json={"variant": "two-player", "players": 4})
+    assert answer.status_code == 422 and "for 2 players, not 4" in answer.json()["error"]
+
+
+# -- a pasted or uploaded spec ----------------------------------------------------------------
+
+HOUSE = "extends: official\nname: house-test\ndescription: no exemption\nscoring: {exempt_last_show_owner: false}\n"
+BROKEN = "extends: official\nname: broken\nscoring: {card_in_hand: lots}\nend_conditions: [hand_emptied, nobody_home]\n"
+
+
+def test_a_pasted_spec_is_played(client):
+    answer = client.post("/api/new", json={"spec": HOUSE, "players": 4, "bots": ["random"] * 3, "seed": 2})
+    assert answer.status_code == 200
+    assert answer.json()["state"]["variant"] == "house-test"
+
+
+def test_a_bad_spec_gets_the_same_messages_as_scoutlab_validate(client, tmp_path, capsys):
+    answer = client.post("/api/new", json={"spec": BROKEN, "players": 3})
+    assert answer.status_code == 422
+    problems = answer.json()["problems"]
+    (tmp_path / "pasted.yaml").write_text(BROKEN)
+    assert cli.main(["validate", str(tmp_path / "pasted.yaml")]) == 1
+    printed = capsys.readouterr().err.strip().splitlines()
+    assert problems and len(problems) == len(printed)
+    # Same line, path and message; only the file name differs (pasted text has no directory).
+    assert [p.split("pasted.yaml", 1)[1] for p in problems] == [line.split("pasted.yaml", 1)[1] for line in printed]
+
+
+def test_the_form_shows_spec_problems_on_the_page(client):
+    answer = client.post("/new", data={"variant": "official", "players": "3", "spec_text": BROKEN})
+    assert answer.status_code == 422
+    assert "This variant cannot be played" in answer.text and "card_in_hand" in answer.text
+
+
+def test_an_uploaded_spec_file_starts_a_match(client):
+    answer = client.post(
+        "/new", data={"players": "3", "bot1": "random", "bot2": "random"},
+        files={"spec_file": ("house.yaml", HOUSE.encode(), "text/yaml")}, follow_redirects=False,
+    )
+    assert answer.status_code == 303 and answer.headers["location"].startswith("/m/")
+
+
+def test_a_pasted_spec_cannot_read_server_files(client):
+    answer = client.post("/api/new", json={"spec": "extends: ../../etc/passwd\nname: x\n", "players": 3})
+    assert answer.status_code == 422 and "extend a shipped variant by name" in answer.json()["error"]
+
+
+# -- moves ------------------------------------------------------------------------------------
+
+
+def test_moves_out_of_turn_are_refused(client):
+    token, _ = new_match(client, "official", 3)
+    assert client.post(f"/api/m/{token}/act", json={"action": "keep"}).status_code == 200
+    answer = client.post(f"/api/m/{token}/act", json={"action": "keep"})
+    assert answer.status_code == 409 and answer.json()["error"] == "It is not your turn."
+
+
+def test_an_illegal_move_is_refused_with_the_rule_it_breaks_in_the_players_language(client):
+    token, state = new_match(client, "official", 3, seed=4)
+    client.post(f"/api/m/{token}/act", json={"action": "keep"})
+    while not client.get(f"/api/m/{token}").json()["your_turn"]:
+        client.post(f"/api/m/{token}/advance")
+    match = server_match(client, token)
+    hand = [c >> 5 for c in match.state.hands[0]]
+    # Find two adjacent cards that make neither a set nor a run.
+    i = next(i for i in range(len(hand) - 1) if abs(hand[i] - hand[i + 1]) > 1)
+    answer = client.post(f"/api/m/{token}/act?lang=el", json={"action": f"show {i + 1}-{i + 2}"})
+    assert answer.status_code == 409
+    assert "δεν είναι ούτε ομάδα" in answer.json()["error"]
+    assert answer.json()["state"]["your_turn"]
+    explained = client.get(f"/api/m/{token}/explain", params={"action": f"show {i + 1}-{i + 2}"}).json()
+    assert not explained["legal"] and "neither a set" in explained["reason"]
+
+
+def test_bad_notation_and_bad_bodies_get_a_clear_message(client):
+    token, _ = new_match(client)
+    assert client.post(f"/api/m/{token}/act", json={"action": "dance"}).json()["error"] == "'dance' is not a move."
+    assert client.post(f"/api/m/{token}/act", content=b"not json").status_code == 400
+    assert client.post("/api/new", content=b"[1,2]").status_code == 400
+
+
+def test_bots_move_one_at_a_time_when_asked(client):
+    token, _ = new_match(client, "official", 4, seed=9)
+    client.post(f"/api/m/{token}/act", json={"action": "keep"})
+    before = len(client.get(f"/api/m/{token}").json()["log"])
+    after = client.post(f"/api/m/{token}/advance").json()
+    assert len(after["log"]) == before + 1
+
+
+def test_a_whole_match_ends_with_standings_and_shared_ties(client):
+    token, _ = new_match(client, "two-player", 2, seed=5)
+    final = play_to_end(client, token)
+    assert final["over"] and len(final["round_ends"]) == 2
+    totals = [s["total"] for s in final["seats"]]
+    best = max(totals)
+    assert {row["seat"] for row in final["standings"] if row["winner"]} == {s for s, t in enumerate(totals) if t == best}
+    for row in final["standings"]:
+        assert row["rank"] == 1 + sum(t > row["total"] for t in totals)
+    for end in final["round_ends"]:
+        assert sum(line["score"] for line in end["lines"]) == sum(
+            line["captured"] + line["chips_held"] - (0 if line["exempt"] else line["in_hand"]) for line in end["lines"]
+        )
+
+
+def test_the_round_end_says_why_in_the_seeds_words(client):
+    reasons = set()
+    for seed in range(3):
+        token, _ = new_match(client, "official", 3, seed=seed)
+        final = play_to_end(client, token, seed)
+        reasons.update((end["reason"], end["text"]) for end in final["round_ends"])
+    assert ("everyone_scouted", "nobody beat the last show, so the round ended.") in reasons
+
+
+def test_every_end_reason_has_its_own_words(client):
+    from dataclasses import replace
+
+    from scoutlab.i18n import gettext_for
+    from scoutlab.web.present import end_reason
+
+    token, _ = new_match(client, "two-player", 2)
+    match = server_match(client, token)
+    final = play_to_end(client, token)
+    end = match.state.round_ends[0]
+    texts = {
+        reason: end_reason(match, replace(end, reason=reason), gettext_for("ar"))
+        for reason in ("hand_emptied", "everyone_scouted", "opponent_stuck", "turn_cap", "no_legal_action")
+    }
+    assert texts["everyone_scouted"] == "لم يتغلب أحد على آخر عرض، لذا انتهت الجولة."  # seed 001's own sentence
+    assert len(set(texts.values())) == 5 and final["over"]
+
+
+# -- the database -----------------------------------------------------------------------------
+
+
+def test_a_restarted_server_resumes_every_match_exactly(tmp_path):
+    db = tmp_path / "matches.sqlite3"
+    first = client_for(db)
+    token, _ = new_match(first, "official", 4, seed=8)
+    rng = random.Random(1)
+    for _ in range(40):
+        step(first, token, rng)
+    before = first.get(f"/api/m/{token}").json()
+    again = client_for(db)
+    assert again.get(f"/api/m/{token}").json() == before
+    play_to_end(again, token)
+
+
+def test_a_file_that_is_not_a_match_database_is_refused(tmp_path):
+    text = tmp_path / "notes.txt"
+    text.write_text("my shopping list\n" * 200)
+    with pytest.raises(StoreError, match="not a scoutlab match database"):
+        MatchStore(text)
+    foreign = tmp_path / "other.sqlite3"
+    with sqlite3.connect(foreign) as db:
+        db.execute("CREATE TABLE accounts (id INTEGER)")
+    with pytest.raises(StoreError, match="another program"):
+        MatchStore(foreign)
+    assert text.read_text().startswith("my shopping list")  # refused, never overwritten
+
+
+def test_a_database_from_a_newer_scoutlab_is_refused(tmp_path):
+    db = tmp_path / "matches.sqlite3"
+    MatchStore(db).close()
+    with sqlite3.connect(db) as raw:
+        raw.execute("PRAGMA user_version = 99")
+    with pytest.raises(StoreError, match="newer scoutlab"):
+        MatchStore(db)
+
+
+def test_serve_reports_a_bad_database_in_one_line(tmp_path, capsys):
+    bad = tmp_path / "bad.db"
+    bad.write_text("not sqlite at all" * 100)
+    assert cli.main(["serve", "--db", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert "not a scoutlab match database" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_stored_move_that_no_longer_replays_is_reported(tmp_path):
+    db = tmp_path / "matches.sqlite3"
+    first = client_for(db)
+    token, _ = new_match(first, "official", 3, seed=2)
+    with sqlite3.connect(db) as raw:
+        raw.execute("INSERT INTO moves (token, ply, action) VALUES (?, 0, 'show 1-12')", (token,))
+    with pytest.raises(StoreError, match="cannot be resumed: stored move 1 'show 1-12' is refused"):
+        client_for(db).app.state.matches.get(token)
+
+
+# -- pages ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+def test_pages_render_in_every_language_with_the_right_direction(client, lang):
+    token, _ = new_match(client)
+    for path in ("/", f"/m/{token}", "/rules/official", f"/m/{token}/rules"):
+        page = client.get(f"{path}?lang={lang}")
+        assert page.status_code == 200
+        assert f'<html lang="{lang}" dir="{"rtl" if lang in ("ar", "fa") else "ltr"}">' in page.text
+    assert client.get("/", headers={"cookie": f"lang={lang}"}).text.count(f'lang="{lang}" dir=') == 1
+
+
+def test_the_language_comes_from_the_browser_when_none_was_chosen(client):
+    page = client.get("/", headers={"accept-language": "fr;q=1, bg;q=0.8, en;q=0.5"})
+    assert '<html lang="bg"' in page.text
+
+
+@pytest.mark.parametrize("variant", [name for name, _ in shipped_variants()])
+def test_the_rules_page_follows_the_spec(client, variant):
+    from scoutlab.rules import load_rules
+
+    rules = load_rules(variant)
+    text = client.get(f"/rules/{variant}").text
+    assert ("There is no Scout &amp; Show in this variant." in text) == (rules.sns_chips == 0)
+    assert ("A scout costs one of them" in text) == rules.scout_pays
+    assert ("reverses the order of the cards" in text) == rules.flip_reverses
+    if rules.round_count:
+        assert f"The match has {rules.round_count} rounds." in text
+    for players in rules.players:
+        assert f"deal {rules.hand_size[players]} cards to each player" in text
+
+
+def test_the_rules_page_is_translated(client):
+    text = client.get("/rules/two-player?lang=ar").text
+    assert "يأخذ كل لاعب 3 من شرائح Scout في كل جولة" in text
+    assert client.get("/rules/nowhere").status_code == 404

@@ -1,0 +1,57 @@
+"""Shared by the web tests: an app on a temporary database and a scripted browser seat."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the web extra is not installed")
+pytest.importorskip("httpx", reason="the web extra is not installed")
+
+from fastapi.testclient import TestClient  # noqa: E402
+
+from scoutlab.web.app import create_app  # noqa: E402
+
+
+def client_for(db_path) -> TestClient:
+    return TestClient(create_app(str(db_path), bot_delay_ms=0))
+
+
+def new_match(client: TestClient, variant="official", players=3, bots=None, seed=1, lang="en") -> tuple[str, dict]:
+    bots = bots or ["random"] * (players - 1)
+    answer = client.post(f"/api/new?lang={lang}", json={"variant": variant, "players": players, "bots": bots, "seed": seed})
+    assert answer.status_code == 200, answer.text
+    body = answer.json()
+    return body["token"], body["state"]
+
+
+def server_match(client: TestClient, token: str):
+    """The server's own match object: tests use it to know what is legal, never to decide what the browser sees."""
+    return client.app.state.matches.get(token)
+
+
+def random_move(client: TestClient, token: str, rng: random.Random) -> str:
+    """A random legal move for the browser's seat, in notation."""
+    state = server_match(client, token).state
+    return state.format(rng.choice(state.legal_actions()))
+
+
+def step(client: TestClient, token: str, rng: random.Random, lang="en") -> dict:
+    """One step of a scripted browser: its own move when it is to act, else ask for one bot move."""
+    current = client.get(f"/api/m/{token}?lang={lang}").json()
+    if current["your_turn"]:
+        answer = client.post(f"/api/m/{token}/act?lang={lang}", json={"action": random_move(client, token, rng)})
+    else:
+        answer = client.post(f"/api/m/{token}/advance?lang={lang}")
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+def play_to_end(client: TestClient, token: str, seed=0, limit=5000) -> dict:
+    rng = random.Random(seed)
+    for _ in range(limit):
+        state = step(client, token, rng)
+        if state["over"]:
+            return state
+    raise AssertionError("the match did not end")
