@@ -19,7 +19,7 @@ from scoutlab.rules import load_rules
 pexpect = pytest.importorskip("pexpect", reason="pexpect drives the terminal game (test extra)")
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
-PROMPTS = [r"keep or flip\? ", r"your move> ", r"Final standings", pexpect.EOF]
+PROMPTS = [r"keep/flip> ", r"your move> ", r"Final standings", pexpect.EOF]
 MOVE_LINE = re.compile(r"^(P\d) \(([^)]*)\): (\S.*?)(?:  [\[(].*)?$")
 
 
@@ -38,7 +38,7 @@ def first_listed_move(child: "pexpect.spawn", prompt: str) -> str:
     """Ask for every legal move and take the first one listed."""
     child.sendline("hint all")
     child.expect(prompt)
-    listing = plain(child.before).split("Legal moves:", 1)[1]
+    listing = plain(child.before).split("Moves:", 1)[1]
     return re.split(r"\s{2,}", listing.strip().splitlines()[0].strip())[0]
 
 
@@ -56,7 +56,7 @@ def test_a_whole_two_player_game_in_a_terminal():
             tried_bad_input = True
             child.sendline("show 1-40")  # parses, but no hand is that long here
             child.expect(prompt)
-            assert "Not allowed: 'show 1-40': your hand has only" in plain(child.before)
+            assert "'show 1-40': your hand has only" in plain(child.before)
             child.sendline("scout sideways 3")
             child.expect(prompt)
             assert "'scout sideways 3' is not a move: expected keep, flip" in plain(child.before)
@@ -84,7 +84,7 @@ def test_a_whole_two_player_game_in_a_terminal():
 
 def test_quit_and_end_of_input_leave_cleanly():
     child = spawn("--variant", "two-player", "--seed", "1", "--bots", "random")
-    child.expect(r"keep or flip\? ")
+    child.expect(r"keep/flip> ")
     child.sendline("quit")
     child.expect("You left the match.")
     child.expect(pexpect.EOF)
@@ -92,7 +92,7 @@ def test_quit_and_end_of_input_leave_cleanly():
     assert child.exitstatus == 0
 
     child = spawn("--variant", "official", "--players", "4", "--seat", "3", "--seed", "1", "--bots", "random")
-    child.expect(r"keep or flip\? ")
+    child.expect(r"keep/flip> ")
     assert "P2 (random): " in plain(child.before), "seats before yours choose first"
     child.sendeof()
     child.expect("You left the match.")
@@ -199,7 +199,9 @@ def test_standings_share_ranks_and_victory():
     assert lines[1].split() == ["1.", "P1", "(you)", "12", "winner"]
     assert lines[2].split() == ["1.", "P3", "(greedy)", "12", "winner"]
     assert lines[3].split() == ["3.", "P2", "(greedy)", "9"]
-    assert lines[-1] == "You share the victory with P3 (greedy)."
+    assert lines[-2:] == ["Tied players share the victory.", "You win!"]
+    lines = screen.standings([3, 9, 9], ["P1 (you)", "P2 (a)", "P3 (b)"], 0, screen.Style(False), _)
+    assert lines[-1] == "P2 (a), P3 (b) won."
 
 
 def test_hint_groups_scouts_by_end_and_orientation():

@@ -76,40 +76,33 @@ def describe_show(values: Sequence[int], kind: str | None, _: Gettext) -> str:
 
 def table(view: "View", rules: "Rules", names: Sequence[str], style: Style, _: Gettext) -> list[str]:
     """The round, the active set and its owner, and every seat's counts and score."""
-    lines = [
-        style.strong(
-            _("Round {number} of {rounds}", number=view.round + 1, rounds=view.rounds)
-            + f" · {view.variant} · " + _("turn {turn}", turn=view.turn)
-        )
-    ]
+    lines = [style.strong(_("Round {number} of {rounds}", number=view.round + 1, rounds=view.rounds) + f" · {view.variant}")]
     if view.active:
         values = [top(c) for c in view.active]
-        lines.append(
-            _("Active set: {cards}, {what}, shown by {player}", cards=style.cards(view.active),
-              what=describe_show(values, rules.classify(tuple(values)), _), player=names[view.active_owner])
-        )
+        what = describe_show(values, rules.classify(tuple(values)), _)
+        lines.append(_("Active set of {player}: {show}", player=names[view.active_owner],
+                       show=f"{style.cards(view.active)}  ({what})"))
     else:
-        lines.append(_("Active set: none; any valid show may be played."))
-    rows = []
-    for seat in range(view.players):
-        cells = [
-            names[seat],
-            _("hand {count}", count=view.hand_sizes[seat]),
-            _("captured {count}", count=view.captured[seat]),
-        ]
-        if not rules.scout_pays:
-            cells.append(_("chips received {count}", count=view.chips_received[seat]))
-        if rules.scout_chips:
-            cells.append(_("Scout chips {count}", count=view.chips_held[seat]))
-        if rules.sns_chips:
-            cells.append(_("Scout & Show {count}", count=view.scout_show_chips[seat]))
-        cells.append(_("score {points}", points=view.totals[seat]))
-        rows.append(cells)
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    for seat, cells in enumerate(rows):
-        mark = "> " if seat == view.to_act else "  "
-        lines.append(mark + "  ".join(cell.ljust(w) for cell, w in zip(cells, widths)).rstrip())
-    return lines
+        lines.append(_("No active set: any valid show may be played."))
+    columns = [(_("Hand"), view.hand_sizes), (_("Captured"), view.captured)]
+    if not rules.scout_pays:
+        columns.append((_("Chips received"), view.chips_received))
+    if rules.scout_chips:
+        columns.append((_("Scout chips"), view.chips_held))
+    if rules.sns_chips:
+        columns.append((_("Scout & Show chip"), view.scout_show_chips))
+    columns.append((_("Score"), view.totals))
+    return lines + counts_table(_("Player"), names, columns, mark=view.to_act)
+
+
+def counts_table(first: str, names: Sequence[str], columns, mark: int | None = None) -> list[str]:
+    """A row per seat: its name, then one number per (heading, values) column, right-aligned under the heading."""
+    width = max(len(first), *map(len, names))
+    rows = ["  " + first.ljust(width) + "".join(f"  {heading}" for heading, _ in columns)]
+    for seat, name in enumerate(names):
+        cells = "".join(f"  {values[seat]:>{len(heading)}}" for heading, values in columns)
+        rows.append(("> " if seat == mark else "  ") + name.ljust(width) + cells)
+    return rows
 
 
 def flip_choice(view: "View", rules: "Rules", style: Style, _: Gettext) -> list[str]:
@@ -117,10 +110,10 @@ def flip_choice(view: "View", rules: "Rules", style: Style, _: Gettext) -> list[
     hand = list(view.hand)
     turned = [flipped(c) for c in (reversed(hand) if rules.flip_reverses else hand)]
     return [
-        _("You may flip your whole hand now; after the first move order and orientation lock."),
-        _("Your hand as dealt (keep):"),
+        _("You may flip your whole hand now. After the first move, its order and orientation lock."),
+        _("Keep the hand") + ": keep",
         *hand_grid(hand, style, _),
-        _("Your hand flipped (flip):"),
+        _("Flip the whole hand") + ": flip",
         *hand_grid(turned, style, _),
     ]
 
@@ -149,7 +142,7 @@ def legal_summary(view: "View", rules: "Rules", _: Gettext) -> list[str]:
     if scout_shows:
         lines.append("  " + _("{count} Scout & Show moves, e.g. {example}; 'hint all' lists them",
                               count=len(scout_shows), example=scout_shows[0]))
-    return lines or ["  " + _("none")]
+    return lines or ["  -"]
 
 
 def all_legal(view: "View", rules: "Rules", width: int = 78) -> list[str]:
@@ -181,31 +174,26 @@ def round_end(end: "RoundEnd", rules: "Rules", names: Sequence[str], style: Styl
     lines = [style.strong(_("Round {number} ends: {reason}", number=end.round + 1, reason=end_reason(end, rules, _)))]
     if end.exempt is not None:
         lines.append(_("{player} owned the last show and loses nothing for the cards in hand.", player=names[end.exempt]))
-    width = max(map(len, names))
-    for seat, score in enumerate(end.scores):
-        lines.append(
-            f"  {names[seat].ljust(width)}  {score:>+4d}  "
-            + _("(captured {captured}, chips received {received}, chips held {held}, in hand {in_hand})",
-                captured=end.captured[seat], received=end.chips_received[seat], held=end.chips_held[seat],
-                in_hand=end.cards_in_hand[seat])
-        )
-    return lines
+    columns = [(_("Captured"), end.captured)]
+    if not rules.scout_pays:
+        columns.append((_("Chips received"), end.chips_received))
+    if rules.scout_chips:
+        columns.append((_("Chips kept"), end.chips_held))
+    columns += [(_("Cards in hand"), end.cards_in_hand), (_("Round score"), [f"{s:+d}" for s in end.scores])]
+    return lines + counts_table(_("Player"), names, columns)
 
 
 def standings(totals: Sequence[int], names: Sequence[str], you: int, style: Style, _: Gettext) -> list[str]:
     """Final standings, best first; tied seats share a rank and the victory."""
     best = max(totals)
     winners = [seat for seat, total in enumerate(totals) if total == best]
-    order = sorted(range(len(totals)), key=lambda seat: (-totals[seat], seat))
     width = max(map(len, names))
     lines = [style.strong(_("Final standings"))]
-    for seat in order:
+    for seat in sorted(range(len(totals)), key=lambda seat: (-totals[seat], seat)):
         rank = 1 + sum(1 for other in totals if other > totals[seat])  # ties share a rank
         mark = _("winner") if seat in winners else ""
         lines.append(f"  {rank}. {names[seat].ljust(width)}  {totals[seat]:>3}  {mark}".rstrip())
-    if you in winners:
-        lines.append(_("You win!") if len(winners) == 1 else
-                     _("You share the victory with {others}.", others=", ".join(names[s] for s in winners if s != you)))
-    else:
-        lines.append(_("{players} won.", players=", ".join(names[s] for s in winners)))
+    if len(winners) > 1:
+        lines.append(_("Tied players share the victory."))
+    lines.append(_("You win!") if you in winners else _("{players} won.", players=", ".join(names[s] for s in winners)))
     return lines

@@ -33,6 +33,11 @@ def default_opponent() -> str:
     return next(name for name in PREFERRED_BOTS if name in known)
 
 
+def _short(name: str, width: int = 24) -> str:
+    """A bot's name fit for a table column: `external:` commands can be long."""
+    return name if len(name) <= width else name[: width // 2 - 1] + "…" + name[-(width // 2):]
+
+
 class Quit(Exception):
     """The player left the match."""
 
@@ -58,7 +63,7 @@ class TerminalGame:
         self.style = screen.Style(color)
         _ = self._
         self.names = [
-            _("P{number} (you)", number=s + 1) if s == seat else f"P{s + 1} ({bots[s].name})"
+            f"P{s + 1} ({_('you') if s == seat else _short(bots[s].name)})"
             for s in range(state.players)
         ]
 
@@ -108,9 +113,9 @@ class TerminalGame:
         self.say(*screen.table(view, self.rules, self.names, self.style, _))
         if view.phase == "flip":
             self.say(*screen.flip_choice(view, self.rules, self.style, _))
-            prompt = _("keep or flip? ")
+            prompt = "keep/flip> "  # the two words are notation, the same in every language
         else:
-            self.say(_("Your hand:"), *screen.hand_grid(view.hand, self.style, _))
+            self.say(_("Your hand") + ":", *screen.hand_grid(view.hand, self.style, _))
             prompt = _("your move> ")
         while True:
             try:
@@ -130,14 +135,14 @@ class TerminalGame:
             self.say(*self._help())
             return False
         if word == "hint":
-            self.say(_("Legal moves:"), *screen.legal_summary(view, self.rules, _))
+            self.say(_("Moves") + ":", *screen.legal_summary(view, self.rules, _))
             return False
         if word == "hint all":
-            self.say(_("Legal moves:"), *screen.all_legal(view, self.rules))
+            self.say(_("Moves") + ":", *screen.all_legal(view, self.rules))
             return False
         if word in ("table", "look"):
             self.say(*screen.table(view, self.rules, self.names, self.style, _))
-            self.say(_("Your hand:"), *screen.hand_grid(view.hand, self.style, _))
+            self.say(_("Your hand") + ":", *screen.hand_grid(view.hand, self.style, _))
             return False
         return self._move(text)
 
@@ -147,10 +152,10 @@ class TerminalGame:
         try:
             code = action_code(self.rules, text)
         except NotationError as exc:
-            self.say(str(exc), _("Type 'hint' for the legal moves or 'help'."))
+            self.say(str(exc), _("Type 'hint' for the legal moves, or 'help'."))
             return False
         if code not in state.legal_actions():
-            self.say(_("Not allowed: {reason}", reason=state.explain(code)), _("Type 'hint' for the legal moves."))
+            self.say(state.explain(code), _("Type 'hint' for the legal moves, or 'help'."))
             return False
         line = f"{self.names[self.seat]}: {describe_action(state, code)}"
         state.apply(code)
