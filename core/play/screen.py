@@ -79,9 +79,8 @@ def table(view: "View", rules: "Rules", names: Sequence[str], style: Style, _: G
     lines = [style.strong(_("Round {number} of {rounds}", number=view.round + 1, rounds=view.rounds) + f" · {view.variant}")]
     if view.active:
         values = [top(c) for c in view.active]
-        what = describe_show(values, rules.classify(tuple(values)), _)
-        lines.append(_("Active set of {player}: {show}", player=names[view.active_owner],
-                       show=f"{style.cards(view.active)}  ({what})"))
+        show = f"{style.cards(view.active)}  ({describe_show(values, rules.classify(tuple(values)), _)})"
+        lines.append(_("Active set of {player}: {show}", player=names[view.active_owner], show=show))
     else:
         lines.append(_("No active set: any valid show may be played."))
     columns = [(_("Hand"), view.hand_sizes), (_("Captured"), view.captured)]
