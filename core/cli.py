@@ -23,6 +23,7 @@ COMMANDS = [
     "serve",
     "rules",
     "diff",
+    "plugins",
     "simulate",
     "compare",
 ]

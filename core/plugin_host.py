@@ -3,7 +3,9 @@
 The built-in rules are always registered first, under the name `builtin`; a spec's
 plugins come after, each made with its own config. SCOUTLAB_BLOCK_PLUGINS (names,
 comma-separated) switches plugins off, so a broken one can be set aside without
-uninstalling it.
+uninstalling it; SCOUTLAB_PLUGINS (names, comma-separated), when set, allows only those.
+Every plugin but `builtin` is guarded (hookguard.py): a hook that raises or answers
+with the wrong kind of value is reported by plugin name.
 """
 
 from __future__ import annotations
@@ -24,14 +26,39 @@ class PluginError(Exception):
     """A plugin that cannot be found, loaded or configured."""
 
 
+def installed_plugins() -> dict[str, EntryPoint]:
+    """Every installed plugin by name, switched off or not."""
+    return {ep.name: ep for ep in entry_points(group=GROUP)}
+
+
 def available_plugins() -> dict[str, EntryPoint]:
-    """Every installed plugin by name, minus those blocked by SCOUTLAB_BLOCK_PLUGINS."""
-    blocked = blocked_plugins()
-    return {ep.name: ep for ep in entry_points(group=GROUP) if ep.name not in blocked}
+    """Every installed plugin by name that SCOUTLAB_BLOCK_PLUGINS and SCOUTLAB_PLUGINS leave on."""
+    return {name: ep for name, ep in installed_plugins().items() if switched_off(name) is None}
+
+
+def _names(variable: str) -> set[str]:
+    return {n.strip() for n in os.environ.get(variable, "").split(",") if n.strip()}
 
 
 def blocked_plugins() -> set[str]:
-    return {n.strip() for n in os.environ.get("SCOUTLAB_BLOCK_PLUGINS", "").split(",") if n.strip()}
+    return _names("SCOUTLAB_BLOCK_PLUGINS")
+
+
+def selected_plugins() -> set[str] | None:
+    """The names in SCOUTLAB_PLUGINS, or None when it is unset or empty: then any plugin may be used."""
+    return _names("SCOUTLAB_PLUGINS") or None
+
+
+def switched_off(name: str) -> str | None:
+    """Why the environment switches this plugin off, or None when it is on. `builtin` is always on."""
+    if name == "builtin":
+        return None
+    if name in blocked_plugins():
+        return "blocked by SCOUTLAB_BLOCK_PLUGINS"
+    selected = selected_plugins()
+    if selected is not None and name not in selected:
+        return "not in SCOUTLAB_PLUGINS"
+    return None
 
 
 def plugin_ref(item: str | dict) -> tuple[str, dict[str, Any]]:
@@ -51,6 +78,9 @@ def load_plugin(name: str, config: dict[str, Any]) -> object:
     """Load a plugin by name and apply its config through its `make_plugin(config)` factory, if any."""
     found = available_plugins()
     if name not in found:
+        off = switched_off(name) if name in installed_plugins() else None
+        if off:
+            raise PluginError(f"plugin {name!r} is switched off: {off}")
         raise PluginError(unknown_plugin_message(name, list(found)))
     try:
         obj = found[name].load()
@@ -69,6 +99,8 @@ def load_plugin(name: str, config: dict[str, Any]) -> object:
 
 def make_manager(plugins: list[str | dict]) -> pluggy.PluginManager:
     """A plugin manager with the built-in rules and the spec's plugins, in the spec's order."""
+    from .hookguard import guard  # it needs PluginError from here
+
     pm = pluggy.PluginManager(GROUP)
     pm.add_hookspecs(hookspecs)
     pm.register(builtin, name="builtin")
@@ -76,8 +108,24 @@ def make_manager(plugins: list[str | dict]) -> pluggy.PluginManager:
         name, config = plugin_ref(item)
         if name == "builtin":
             continue
-        pm.register(load_plugin(name, config), name=name)
-    return pm
+        try:
+            pm.register(load_plugin(name, config), name=name)
+        except pluggy.PluginValidationError as exc:  # e.g. a hook argument the spec does not have
+            detail = "; ".join(str(exc).splitlines()[1:]) or str(exc)  # the first line names the plugin again
+            raise PluginError(f"plugin {name!r} does not fit the scoutlab hooks: {detail}") from None
+    for plugin, hook in unknown_hooks(pm):  # a misspelt hook name would otherwise never be called
+        raise PluginError(f"plugin {plugin!r} implements {hook}, which is not a scoutlab hook")
+    return guard(pm)
+
+
+def unknown_hooks(pm: pluggy.PluginManager) -> list[tuple[str, str]]:
+    """(plugin, hook) for every implementation of a hook that has no hookspec."""
+    return [
+        (impl.plugin_name, name)
+        for name, caller in vars(pm.hook).items()
+        if isinstance(caller, pluggy.HookCaller) and caller.spec is None
+        for impl in caller.get_hookimpls()
+    ]
 
 
 def implementers(pm: pluggy.PluginManager, hook_name: str) -> list[str]:
@@ -87,6 +135,8 @@ def implementers(pm: pluggy.PluginManager, hook_name: str) -> list[str]:
 
 def bot_factories() -> dict[str, object]:
     """Bots offered by installed plugins through the scoutlab_bots hook."""
+    from .hookguard import guard
+
     pm = pluggy.PluginManager(GROUP)
     pm.add_hookspecs(hookspecs)
     for name, ep in available_plugins().items():
@@ -96,6 +146,7 @@ def bot_factories() -> dict[str, object]:
             pm.register(ep.load(), name=name)
         except Exception:
             continue  # a plugin that fails to load offers no bots; the rules path reports it
+    guard(pm)
     found: dict[str, object] = {}
     for offered in pm.hook.scoutlab_bots():
         found.update(offered or {})

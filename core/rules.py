@@ -91,6 +91,8 @@ class Rules:
         self._root = ShowNode((), "set")  # the trie of classified shows (plugin path)
         self.scores_hooked: bool = implementers(self.plugins, "scoutlab_score_round") != []
         self.observed: bool = implementers(self.plugins, "scoutlab_game_event") != []
+        # Plugin code may raise mid-action: then `apply` keeps an undo snapshot (builtin alone needs none).
+        self.guarded: bool = len(self.plugins.get_plugins()) > 1
 
     def _removed(self, removal: dict[str, Any]) -> list[int]:
         cards = {identity(parse_card(text)) for text in removal.get("cards", [])}
@@ -131,9 +133,7 @@ class Rules:
     def _grow(self, node: ShowNode, value: int) -> ShowNode:
         """Classify one card longer through the hooks, once: the trie remembers it."""
         values = node.values + (value,)
-        kind = self.plugins.hook.scoutlab_classify_show(values=values)
-        if not isinstance(kind, str):
-            raise PluginError(f"scoutlab_classify_show returned {kind!r} for {values}; expected a kind string")
+        kind = self.plugins.hook.scoutlab_classify_show(values=values)  # a str: hookguard checks plugins'
         child = node.children[value] = ShowNode(values, None if kind == "invalid" else kind)
         return child
 
@@ -141,9 +141,7 @@ class Rules:
         """Ask the hooks whether `show` beats `active`, once per pair: the active node remembers it."""
         verdict = self.plugins.hook.scoutlab_show_beats(
             show=ShowInfo(show.values, show.kind), active=ShowInfo(active.values, active.kind or "invalid")
-        )
-        if not isinstance(verdict, bool):
-            raise PluginError(f"scoutlab_show_beats returned {verdict!r}; expected True or False")
+        )  # a bool: hookguard checks plugins' answers
         active.verdicts[id(show)] = verdict
         return verdict
 

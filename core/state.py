@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from .actions import FLIP, KEEP, SHOW_BASE, Flip, Scout, ScoutShow, Show, format_action
 from .cards import SHIFT, flipped, format_hand
+from .hookguard import HookError
 from .shows import SINGLE_KEY, append_builtin_insertion_shows, append_builtin_shows
 
 if TYPE_CHECKING:
@@ -143,7 +144,11 @@ class GameState:
         """Every legal action code for the seat to act (cached until the next action)."""
         if self._legal is None:
             if self.phase == PLAYING:
-                self._legal = self._play_actions(self.to_act)
+                try:
+                    self._legal = self._play_actions(self.to_act)
+                except HookError as exc:  # a plugin's show hook failed: say where
+                    exc.locate(self.where())
+                    raise
             elif self.phase == FLIPPING:
                 self._legal = [KEEP, FLIP]
             else:
@@ -224,7 +229,50 @@ class GameState:
         """Play one action for the seat to act; an illegal one raises IllegalAction and changes nothing."""
         if code not in self.legal_actions():
             raise IllegalAction(self.explain(code))
-        self._apply(code)
+        if not self.rules.guarded:
+            self._apply(code)
+            return
+        # Plugin code runs mid-action (end conditions, scoring, observers): if it raises, undo.
+        saved = self._snapshot()
+        try:
+            self._apply(code)
+        except BaseException as exc:
+            self._restore(saved)
+            if isinstance(exc, HookError):
+                exc.locate(f"{self.where(code)}; the game state is unchanged")
+            raise
+
+    # How `_apply` changes each list field, which says how to undo it: lists it changes in place
+    # are copied (lists of lists two levels deep), lists it only appends to are cut back, lists it
+    # only rebinds are kept. tests/test_plugin_management.py fails on a list field missing here.
+    _CHANGED = ("hands", "captured", "active", "chips_received", "chips_held", "scout_show_chips", "totals")
+    _GROWING = ("history", "deals", "round_ends")
+    _REBOUND = ("_legal", "_pool", "set_aside", "removed")
+
+    def _snapshot(self) -> tuple[dict, dict]:
+        """What `_restore` needs to undo `_apply`: the fields, and the lengths of the growing lists.
+
+        Not the rng: it is drawn only to deal a new round, the last step of an action, after
+        every hook has run (tests/test_plugin_management.py checks that its state is kept).
+        """
+        saved = dict(vars(self))
+        for key in self._CHANGED:
+            value = saved[key]
+            saved[key] = [list(v) for v in value] if value and isinstance(value[0], list) else list(value)
+        return saved, {key: len(saved[key]) for key in self._GROWING}
+
+    def _restore(self, snapshot: tuple[dict, dict]) -> None:
+        saved, lengths = snapshot
+        for key, length in lengths.items():
+            del saved[key][length:]
+        vars(self).clear()
+        vars(self).update(saved)
+
+    def where(self, code: int | None = None) -> str:
+        """The position in words for error messages: variant, round, turn, seat, and the action tried."""
+        moment = "the hand-flip choice" if self.phase == FLIPPING else f"turn {self.turn + 1}"
+        doing = f"playing {self.format(code)!r}" if code is not None else "listing legal actions"
+        return f"variant {self.rules.name!r} round {self.round + 1}, {moment}, seat {self.to_act} {doing}"
 
     def apply_text(self, text: str) -> int:
         """Parse the notation and apply it; returns the code. Raises NotationError or IllegalAction."""
@@ -353,16 +401,8 @@ class GameState:
 
     def _adjusted(self, scores: list[int], end: RoundEnd) -> list[int]:
         scores = list(scores)
+        # One int per seat from each plugin that answers: hookguard refuses anything else by name.
         for adjustment in self.rules.plugins.hook.scoutlab_score_round(state=self, end=end):
-            if adjustment is None:
-                continue
-            if not (isinstance(adjustment, (list, tuple)) and len(adjustment) == self.players
-                    and all(isinstance(x, int) for x in adjustment)):
-                from .plugin_host import PluginError
-
-                raise PluginError(
-                    f"scoutlab_score_round returned {adjustment!r}; expected {self.players} ints, one per seat"
-                )
             scores = [s + a for s, a in zip(scores, adjustment)]
         return scores
 

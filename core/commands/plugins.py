@@ -1,0 +1,73 @@
+"""List the installed plugins (entry-point group `scoutlab`): the distribution and version that
+provides each, whether it is on, and the hooks it implements.
+
+SCOUTLAB_BLOCK_PLUGINS (names, comma-separated) switches plugins off; SCOUTLAB_PLUGINS, when
+set, leaves only the plugins it names on (`builtin`, the official rules, is always on).
+Switched-off plugins are listed but not loaded. Exit code 1 when an enabled plugin fails to
+load or implements a hook that does not exist.
+"""
+
+from __future__ import annotations
+
+import argparse
+import types
+
+import pluggy
+
+from .. import hookspecs, plugin_host
+
+help = "list installed plugins, their versions, hooks, and which are blocked"
+
+PREFIX = "scoutlab_"
+HOOK_ORDER = [name for name in vars(hookspecs) if name.startswith(PREFIX)]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    pass
+
+
+def plugin_hooks(plugin: object) -> list[str]:
+    """The hooks a plugin implements, short names in hookspec order; misspelt ones keep their full name.
+
+    A plugin made by `make_plugin(config)` is asked with an empty config; if that config is
+    refused, the hook methods of the classes its module defines are listed instead.
+    """
+    candidates = [plugin]
+    factory = getattr(plugin, "make_plugin", None)
+    if factory is not None:
+        try:
+            candidates.append(factory({}))
+        except Exception:
+            module = plugin if isinstance(plugin, types.ModuleType) else None
+            candidates += [v for v in vars(module).values() if isinstance(v, type)] if module else []
+    marker = pluggy.PluginManager(plugin_host.GROUP)
+    found = {name for c in candidates for name in dir(c) if marker.parse_hookimpl_opts(c, name) is not None}
+    known = [name[len(PREFIX):] for name in HOOK_ORDER if name in found]
+    return known + sorted(name for name in found if name not in HOOK_ORDER)
+
+
+def describe(name: str, entry_point) -> tuple[str, str, str, bool]:
+    """(provided by, status, hooks, healthy) for one installed plugin."""
+    dist = getattr(entry_point, "dist", None)
+    provider = f"{dist.name} {dist.version}" if dist is not None else "(not installed)"
+    off = plugin_host.switched_off(name)
+    if off:
+        return provider, "blocked" if "BLOCK" in off else "not selected", "-", True
+    try:
+        hooks = plugin_hooks(entry_point.load())
+    except Exception as exc:  # the listing is where a broken plugin should show up, not crash
+        return provider, "on", f"failed to load: {type(exc).__name__}: {exc}", False
+    unknown = [hook for hook in hooks if hook.startswith(PREFIX)]
+    text = ", ".join(hooks) or "(no hooks)"
+    if unknown:
+        text += f"  (not scoutlab hooks: {', '.join(unknown)})"
+    return provider, "on", text, not unknown
+
+
+def run(args: argparse.Namespace) -> int:
+    rows = [(name, *describe(name, ep)) for name, ep in sorted(plugin_host.installed_plugins().items())]
+    headers = ("plugin", "provided by", "status", "hooks")
+    widths = [max(len(headers[i]), *(len(row[i]) for row in rows)) for i in range(3)]
+    for row in [headers, *(row[:4] for row in rows)]:
+        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[3])
+    return 0 if all(row[4] for row in rows) else 1

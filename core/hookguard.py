@@ -1,0 +1,158 @@
+"""Holding plugins to account: a hook implementation that raises, or answers with the wrong
+kind of value, is reported by plugin name, hook and what it was asked.
+
+`guard(pm)` wraps every hook implementation of every plugin but `builtin` (the official
+rules are trusted and stay on the fast path) so that a failure becomes a `HookError`.
+The engine adds the position (variant, round, turn, seat, action) when the error passes
+through `GameState.legal_actions` or `GameState.apply`, and puts the state back as it was.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import pluggy
+
+from .hookspecs import EndCondition
+from .plugin_host import PluginError
+
+TRUSTED = "builtin"
+
+
+class HookError(PluginError):
+    """A plugin's hook raised or returned a value of the wrong kind."""
+
+    def __init__(self, plugin: str, hook: str, asked: str | None, problem: str):
+        super().__init__(plugin, hook, asked, problem)
+        self.plugin = plugin
+        self.hook = hook
+        self.asked = asked  # the arguments that matter, e.g. "values=(1, 2, 3)"; None: not a hook call
+        self.problem = problem  # "raised ZeroDivisionError: ..." or "returned 'x'; expected ..."
+        self.where: str | None = None  # the position, filled in by the engine
+
+    def locate(self, where: str) -> "HookError":
+        """Say where in a game this happened; the outermost caller knows best, so it wins."""
+        self.where = where
+        return self
+
+    def __str__(self) -> str:
+        asked = "" if self.asked is None else f"({self.asked})"
+        at = f" at {self.where}" if self.where else ""
+        return f"plugin {self.plugin!r} {self.problem} in {self.hook}{asked}{at}"
+
+
+# -- what each hook may return (None always means "no answer") ------------------------------------
+
+
+def _kind_string(value: Any, kwargs: dict) -> str | None:
+    return None if isinstance(value, str) else "expected a kind string such as 'set', 'run' or 'invalid'"
+
+
+def _boolean(value: Any, kwargs: dict) -> str | None:
+    return None if isinstance(value, bool) else "expected True or False"
+
+
+def _score_adjustments(value: Any, kwargs: dict) -> str | None:
+    players = kwargs["state"].players
+    ints = isinstance(value, (list, tuple)) and all(type(x) is int for x in value)
+    return None if ints and len(value) == players else f"expected a list of {players} ints, one per seat"
+
+
+def _end_conditions(value: Any, kwargs: dict) -> str | None:
+    ok = isinstance(value, dict) and all(
+        isinstance(name, str) and isinstance(c, EndCondition) and callable(c.check) for name, c in value.items()
+    )
+    return None if ok else "expected a dict of name -> EndCondition(check, exempts_last_show_owner, description)"
+
+
+def _bot_factories(value: Any, kwargs: dict) -> str | None:
+    ok = isinstance(value, dict) and all(isinstance(n, str) and callable(f) for n, f in value.items())
+    return None if ok else "expected a dict of bot name -> factory(rules, rng, options)"
+
+
+def _nothing(value: Any, kwargs: dict) -> str | None:
+    return "expected None: observers return nothing"
+
+
+CHECKS: dict[str, Callable[[Any, dict], str | None]] = {
+    "scoutlab_classify_show": _kind_string,
+    "scoutlab_show_beats": _boolean,
+    "scoutlab_end_conditions": _end_conditions,
+    "scoutlab_score_round": _score_adjustments,
+    "scoutlab_game_event": _nothing,
+    "scoutlab_bots": _bot_factories,
+}
+
+
+def describe_arguments(kwargs: dict[str, Any]) -> str:
+    """The arguments a person needs to reproduce the call; the whole state would drown them."""
+    shown = []
+    for key, value in kwargs.items():
+        if key == "event":
+            details = ", ".join(f"{k}={_brief(v)}" for k, v in value.data.items())
+            shown.append(f"event={value.kind}" + (f" ({details})" if details else ""))
+        elif key != "state":
+            shown.append(f"{key}={_brief(value)}")
+    return ", ".join(shown)
+
+
+def _brief(value: Any) -> str:
+    from .state import RoundEnd  # the engine imports this module first
+
+    if isinstance(value, RoundEnd):  # its counts per seat are in the state; the outcome is what matters
+        return f"round {value.round + 1} ended by {value.reason}, scores {list(value.scores)}"
+    return repr(value)
+
+
+# -- wrapping ------------------------------------------------------------------------------------------
+
+
+def guard(pm: pluggy.PluginManager) -> pluggy.PluginManager:
+    """Wrap every hook implementation in `pm` but the trusted built-in rules'; returns `pm`."""
+    for caller in vars(pm.hook).values():
+        if not isinstance(caller, pluggy.HookCaller):
+            continue
+        for impl in caller.get_hookimpls():
+            if impl.plugin_name != TRUSTED and not (impl.hookwrapper or impl.wrapper):
+                impl.function = _guarded(impl.plugin_name, caller.name, impl.argnames, impl.function)
+    return pm
+
+
+def _guarded(plugin: str, hook: str, argnames: tuple[str, ...], function: Callable) -> Callable:
+    check = CHECKS.get(hook)
+
+    def call(*args: Any) -> Any:
+        try:
+            result = function(*args)
+        except HookError:
+            raise  # already names its plugin (e.g. a game played inside an observer)
+        except Exception as exc:
+            asked = describe_arguments(dict(zip(argnames, args)))
+            raise HookError(plugin, hook, asked, f"raised {type(exc).__name__}: {exc}") from exc
+        if result is None or check is None:
+            return result
+        problem = check(result, dict(zip(argnames, args)))
+        if problem:
+            asked = describe_arguments(dict(zip(argnames, args)))
+            raise HookError(plugin, hook, asked, f"returned {result!r}; {problem}")
+        if hook == "scoutlab_end_conditions":
+            return {name: _guarded_condition(plugin, name, c) for name, c in result.items()}
+        return result
+
+    return call
+
+
+def _guarded_condition(plugin: str, name: str, condition: EndCondition) -> EndCondition:
+    """An end condition's check runs after every action: a plugin's own must be held to account too."""
+    check = condition.check
+
+    def guarded_check(state: Any) -> bool:
+        try:
+            return bool(check(state))
+        except HookError:
+            raise
+        except Exception as exc:
+            raise HookError(plugin, f"the check of end condition {name!r}", None,
+                            f"raised {type(exc).__name__}: {exc}") from exc
+
+    return condition._replace(check=guarded_check)

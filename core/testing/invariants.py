@@ -1,0 +1,259 @@
+"""The engine's invariants, checkable against any spec: the same checks the project runs on its
+shipped variants (tests/test_properties.py), for a plugin author's own variant.
+
+At every step of random games: cards are conserved, every legal action is accepted, other
+codes are refused and leave no trace, and a seat's view hides what it may not know. Per
+game: the game ends, scores follow from the record, totals are their sums, and the record
+replays. `check_invariants` runs them all and raises AssertionError saying which game broke.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ..actions import Flip, Scout, ScoutShow, Show, parse_action
+from ..cards import flipped, identity
+from ..records import game_record, record_text, replay_record
+from ..rules import Rules, load_rules
+from ..shows import ShowNode
+from ..state import TURN_CAP, GameState, IllegalAction
+
+Step = Callable[[GameState, random.Random], None]
+
+
+def random_game(rules: Rules, players: int, seed: int, check_step: Step | None = None) -> GameState:
+    """Play uniformly random legal moves to the end; `check_step(state, rng)` runs before every move."""
+    state = rules.new_game(players, seed)
+    rng = random.Random(seed ^ 0x5C0D7)
+    # Each round has at most max_turns turns plus one keep/flip choice per seat.
+    limit = state.rounds * (rules.max_turns + players)
+    for _ in range(limit):
+        if state.is_over:
+            return state
+        if check_step:
+            check_step(state, rng)
+        legal = state.legal_actions()
+        assert legal, f"no legal action in round {state.round + 1}, phase {state.phase}, but the game is not over"
+        state.apply(rng.choice(legal))
+    assert state.is_over, f"the game did not end within {limit} actions"
+    return state
+
+
+# --------------------------------------------------------------------------- per-step checks
+
+
+def assert_cards_conserved(state: GameState) -> None:
+    """Hands + active set + captured + set aside + removed is the whole deck, each card once."""
+    places = [*state.hands, state.active, *state.captured, state.set_aside, state.removed]
+    seen = Counter(identity(c) for place in places for c in place)
+    twice = sorted(c for c, k in seen.items() if k > 1)
+    assert not twice, f"cards in two places: {twice}"
+    assert sorted(seen) == sorted(state.rules.deck), "cards went missing or appeared from nowhere"
+
+
+def fingerprint(state: GameState) -> dict[str, Any]:
+    """Every field of the state as comparable values, the random stream included.
+
+    Fill the legal-action cache first (`state.legal_actions()`), or asking for it later
+    looks like a change. Trie nodes of the plugin path compare by the numbers they hold.
+    """
+    taken = {key: _frozen(value) for key, value in vars(state).items() if key not in ("rules", "rng")}
+    taken["rng"] = state.rng.getstate()
+    return taken
+
+
+def _frozen(value: Any) -> Any:
+    """Lists become tuples all the way down; everything else in a state is already immutable."""
+    if isinstance(value, list):  # a state's lists hold ints, or lists, never a mix
+        return tuple(map(_frozen, value)) if value and isinstance(value[0], list) else tuple(value)
+    if isinstance(value, ShowNode):
+        return ("show node", value.values)
+    return value
+
+
+def illegal_codes(state: GameState, rng: random.Random) -> list[int]:
+    """Codes that were not generated: near misses of legal ones, one per action block, and out of range."""
+    codec = state.rules.codec
+    legal = set(state.legal_actions())
+    blocks = [(0, 2), (2, codec.scout_base), (codec.scout_base, codec.sns_base), (codec.sns_base, codec.size)]
+    candidates = [rng.randrange(lo, hi) for lo, hi in blocks]
+    near = rng.choice(sorted(legal))
+    candidates += [near - 1, near + 1, -1, codec.size]
+    return [c for c in candidates if c not in legal]
+
+
+def assert_refused(state: GameState, rng: random.Random) -> None:
+    """Codes that are not legal are refused with a reason and change nothing."""
+    state.legal_actions()
+    before = fingerprint(state)
+    for code in illegal_codes(state, rng):
+        try:
+            state.apply(code)
+        except IllegalAction as refused:
+            assert str(refused), f"code {code} was refused without a reason"
+        else:
+            raise AssertionError(f"code {code} is not among the legal actions, yet it was accepted")
+        assert fingerprint(state) == before, f"refusing code {code} changed the state"
+
+
+def assert_every_legal_action_accepted(state: GameState) -> None:
+    for code in state.legal_actions():
+        twin = copy.deepcopy(state, {id(state.rules): state.rules})  # share the compiled rules
+        twin.apply(code)  # raises if a generated action is refused
+
+
+def assert_view_hides_the_rest(state: GameState, seat: int, rng: random.Random) -> None:
+    """The seat's view shows its own hand and the table, and does not change when hidden cards do."""
+    view = state.view(seat)
+    assert list(view.hand) == state.hands[seat]
+    assert list(view.active) == state.active
+    # Deal the cards this seat cannot see (other hands, set aside) differently, sizes kept.
+    hidden = [c for other, hand in enumerate(state.hands) if other != seat for c in hand] + list(state.set_aside)
+    rng.shuffle(hidden)
+    hidden = [flipped(c) if rng.random() < 0.5 else c for c in hidden]
+    twin = copy.copy(state)
+    twin.hands = []
+    for other, hand in enumerate(state.hands):
+        if other == seat:
+            twin.hands.append(hand)
+        else:
+            twin.hands.append(hidden[: len(hand)])
+            hidden = hidden[len(hand):]
+    twin.set_aside = hidden
+    twin._legal = None  # recompute from the twin's own fields
+    assert twin.view(seat) == view, f"seat {seat}'s view depends on cards it may not see"
+
+
+def check_step(state: GameState, rng: random.Random, every_legal_share: float = 0.02) -> None:
+    """All per-step invariants; every legal action is tried at a share of the steps (each costs copies)."""
+    assert_cards_conserved(state)
+    assert state.legal_actions(), "the game is not over but there is no legal action"
+    assert_refused(state, rng)
+    assert_view_hides_the_rest(state, state.to_act, rng)
+    assert_view_hides_the_rest(state, rng.randrange(state.players), rng)
+    if rng.random() < every_legal_share:
+        assert_every_legal_action_accepted(state)
+
+
+# --------------------------------------------------------------------------- per-game checks
+
+
+def tally_round(rules: Rules, deal: list[list[str]], actions: list[dict]) -> dict:
+    """Captured cards, chips and cards in hand per seat, worked out from the record's notation alone."""
+    n = len(deal)
+    in_hand = [len(hand) for hand in deal]
+    captured, received, held = [0] * n, [0] * n, [rules.scout_chips] * n
+    on_table, owner, last_shower = 0, None, None
+    for entry in actions:
+        action, seat = parse_action(entry["action"]), entry["seat"]
+        if isinstance(action, Flip):
+            continue
+        scout = action if isinstance(action, Scout) else action.scout if isinstance(action, ScoutShow) else None
+        if scout:
+            in_hand[seat] += 1
+            on_table -= 1
+            if rules.scout_pays:
+                held[seat] -= 1
+            else:
+                received[owner] += 1
+            if not on_table:
+                owner = None
+        show = action if isinstance(action, Show) else action.show if isinstance(action, ScoutShow) else None
+        if show:
+            in_hand[seat] -= show.length
+            captured[seat] += on_table
+            on_table, owner, last_shower = show.length, seat, seat
+    return {"captured": captured, "chips_received": received, "chips_held": held,
+            "cards_in_hand": in_hand, "last_shower": last_shower}
+
+
+def assert_scores_follow_from_record(rules: Rules, record: dict) -> None:
+    """Each round's tallies, exemption and scores follow from its actions; totals and winners from those."""
+    totals = [0] * record["players"]
+    for index, played in enumerate(record["rounds"]):
+        end, tally = played["end"], tally_round(rules, played["deal"], played["actions"])
+        for name in ("captured", "chips_received", "chips_held", "cards_in_hand"):
+            assert end[name] == tally[name], f"round {index + 1}: {name} {end[name]} but the actions give {tally[name]}"
+        exempt = end["exempt"]
+        if end["reason"] in (TURN_CAP, "no_legal_action", "hand_emptied") or not rules.exemption:
+            assert exempt is None, f"round {index + 1} ended by {end['reason']} yet exempted P{exempt + 1}"
+        elif end["reason"] in ("everyone_scouted", "opponent_stuck"):
+            assert exempt == tally["last_shower"], f"round {index + 1}: the owner of the last show was not exempted"
+        if not rules.scores_hooked:  # a score_round plugin adds its own terms on top
+            expected = [
+                tally["captured"][i] * rules.points_captured
+                + tally["chips_received"][i] * rules.points_received
+                + tally["chips_held"][i] * rules.points_unspent
+                + (0 if i == exempt else tally["cards_in_hand"][i] * rules.points_in_hand)
+                for i in range(record["players"])
+            ]
+            assert end["scores"] == expected, f"round {index + 1}: scores {end['scores']}, the rules give {expected}"
+        totals = [t + s for t, s in zip(totals, end["scores"])]
+    assert record["totals"] == totals, "totals are not the sums of the round scores"
+    best = max(totals)
+    assert record["winners"] == [i for i, t in enumerate(totals) if t == best]
+
+
+def assert_record_replays(state: GameState) -> None:
+    """The game's record replays to the same game, byte for byte."""
+    names = ["random"] * state.players
+    text = record_text(game_record(state, names))
+    result = replay_record(json.loads(text))
+    assert result.ok, str(result.divergence)
+    assert record_text(game_record(result.state, names)) == text, "the replayed record differs"
+
+
+# --------------------------------------------------------------------------- all of it, for any spec
+
+
+@dataclass(frozen=True)
+class InvariantReport:
+    """What `check_invariants` played: enough to see that it did check something."""
+
+    variant: str
+    games: int
+    steps: int
+    rounds: int
+    turn_cap_rounds: int
+
+
+def check_invariants(
+    spec: str | Rules, players: int | list[int] | None = None, games: int = 10, seed: int = 0,
+    every_legal_share: float = 0.02,
+) -> InvariantReport:
+    """Play `games` random games per player count (default: every count the spec allows) and check
+    every invariant at every step and after every game; raises AssertionError naming the game.
+
+    `spec` is a shipped variant name, a spec file path, or compiled Rules.
+    """
+    rules = spec if isinstance(spec, Rules) else load_rules(spec)
+    counts = list(rules.players) if players is None else [players] if isinstance(players, int) else list(players)
+    steps = rounds = capped = played = 0
+    for n in counts:
+        for game_seed in range(seed, seed + games):
+            counted = 0
+
+            def step(state: GameState, rng: random.Random) -> None:
+                nonlocal counted
+                counted += 1
+                check_step(state, rng, every_legal_share)
+
+            try:
+                state = random_game(rules, n, game_seed, step)
+                assert_cards_conserved(state)
+                assert state.legal_actions() == [], "a finished game still offers actions"
+                record = game_record(state, ["random"] * n)
+                assert_scores_follow_from_record(rules, record)
+                assert_record_replays(state)
+            except AssertionError as exc:
+                raise AssertionError(f"variant {rules.name!r}, {n} players, seed {game_seed}: {exc}") from exc
+            played += 1
+            steps += counted
+            rounds += len(state.round_ends)
+            capped += sum(end.reason == TURN_CAP for end in state.round_ends)
+    return InvariantReport(rules.name, played, steps, rounds, capped)

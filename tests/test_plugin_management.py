@@ -1,0 +1,315 @@
+"""Plugin management: selecting and blocking plugins, `scoutlab plugins`, and a plugin that fails
+mid-game reported by name, hook and position while the game state stays as it was."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from scoutlab import plugin_host
+from scoutlab.cli import main
+from scoutlab.hookguard import HookError
+from scoutlab.hookspecs import EndCondition, hookimpl
+from scoutlab.plugin_host import PluginError, available_plugins, installed_plugins, make_manager
+from scoutlab.state import IllegalAction
+from scoutlab.testing import fingerprint, installed_plugin, rules_with
+
+SHIPPED = {"builtin", "wrap-runs", "runs-beat-sets", "noop"}
+
+
+# -- selecting and blocking ---------------------------------------------------------------------
+
+
+@pytest.fixture
+def clean_env(monkeypatch):
+    monkeypatch.delenv("SCOUTLAB_PLUGINS", raising=False)
+    monkeypatch.delenv("SCOUTLAB_BLOCK_PLUGINS", raising=False)
+    return monkeypatch
+
+
+def test_every_installed_plugin_is_available_by_default(clean_env):
+    assert SHIPPED <= set(available_plugins()) == set(installed_plugins())
+
+
+def test_scoutlab_plugins_selects_only_those(clean_env):
+    clean_env.setenv("SCOUTLAB_PLUGINS", " runs-beat-sets , noop")
+    assert set(available_plugins()) & SHIPPED == {"builtin", "runs-beat-sets", "noop"}
+    assert plugin_host.switched_off("wrap-runs") == "not in SCOUTLAB_PLUGINS"
+    with pytest.raises(PluginError, match="plugin 'wrap-runs' is switched off: not in SCOUTLAB_PLUGINS"):
+        make_manager(["wrap-runs"])
+    make_manager(["runs-beat-sets"])  # a selected one still loads
+
+
+def test_an_empty_selection_selects_everything(clean_env):
+    clean_env.setenv("SCOUTLAB_PLUGINS", " , ")
+    assert plugin_host.selected_plugins() is None
+    assert set(available_plugins()) == set(installed_plugins())
+
+
+def test_blocking_wins_over_selecting_and_builtin_is_always_on(clean_env):
+    clean_env.setenv("SCOUTLAB_PLUGINS", "wrap-runs")
+    clean_env.setenv("SCOUTLAB_BLOCK_PLUGINS", "wrap-runs,builtin")
+    assert plugin_host.switched_off("wrap-runs") == "blocked by SCOUTLAB_BLOCK_PLUGINS"
+    assert plugin_host.switched_off("builtin") is None
+    with pytest.raises(PluginError, match="'wrap-runs' is switched off: blocked by SCOUTLAB_BLOCK_PLUGINS"):
+        make_manager(["wrap-runs"])
+    assert make_manager([]).get_plugin("builtin") is not None
+
+
+def test_a_spec_naming_a_blocked_plugin_does_not_compile(clean_env):
+    from scoutlab.spec import SpecError
+
+    clean_env.setenv("SCOUTLAB_BLOCK_PLUGINS", "wrap-runs")
+    with pytest.raises(SpecError, match="wrap-runs"):
+        rules_with("official", ["wrap-runs"])
+
+
+def test_a_misspelt_hook_or_a_wrong_argument_is_refused_by_plugin_name(clean_env):
+    class Misspelt:
+        @hookimpl
+        def scoutlab_score_rounds(self, state, end):  # one letter too many: would never be called
+            return None
+
+    class WrongArgument:
+        @hookimpl
+        def scoutlab_classify_show(self, cards):
+            return None
+
+    with installed_plugin("misspelt", Misspelt()):
+        with pytest.raises(PluginError, match="'misspelt' implements scoutlab_score_rounds, which is not a scoutlab hook"):
+            make_manager(["misspelt"])
+    with installed_plugin("wrong-argument", WrongArgument()):
+        with pytest.raises(PluginError, match="'wrong-argument' does not fit the scoutlab hooks.*cards"):
+            make_manager(["wrong-argument"])
+
+
+# -- scoutlab plugins ----------------------------------------------------------------------------
+
+
+def listing(capsys, *args) -> tuple[int, dict[str, str]]:
+    code = main(["plugins", *args])
+    lines = capsys.readouterr().out.splitlines()
+    return code, {line.split()[0]: line for line in lines[1:]}
+
+
+def test_plugins_lists_each_with_its_distribution_version_and_hooks(clean_env, capsys):
+    from scoutlab import __version__
+
+    code, rows = listing(capsys)
+    assert code == 0
+    assert SHIPPED <= set(rows)
+    assert f"scoutlab {__version__}" in rows["runs-beat-sets"]
+    assert rows["runs-beat-sets"].split()[-1] == "show_beats"
+    assert "classify_show, show_beats, end_conditions" in rows["builtin"]
+    assert "classify_show, show_beats, end_conditions, score_round, game_event, bots" in rows["noop"]
+    assert "wrap-runs" in rows and "classify_show" in rows["wrap-runs"]  # hooks of what make_plugin({}) makes
+
+
+def test_plugins_shows_blocked_and_unselected_ones_without_loading_them(clean_env, capsys):
+    clean_env.setenv("SCOUTLAB_BLOCK_PLUGINS", "noop")
+    clean_env.setenv("SCOUTLAB_PLUGINS", "wrap-runs,noop")
+    _, rows = listing(capsys)
+    assert " blocked " in rows["noop"] and rows["noop"].rstrip().endswith("-")
+    assert " not selected " in rows["runs-beat-sets"]
+    assert " on " in rows["wrap-runs"] and " on " in rows["builtin"]
+
+
+def test_plugins_reports_a_plugin_that_fails_to_load_and_exits_1(clean_env, capsys):
+    class Broken:
+        def make_plugin(self, config):
+            raise RuntimeError("cannot work today")
+
+    class Unloadable:
+        name, dist, value = "unloadable", None, "nowhere:thing"
+
+        def load(self):
+            raise ImportError("No module named 'nowhere'")
+
+    real = plugin_host.installed_plugins
+    clean_env.setattr(plugin_host, "installed_plugins", lambda: {**real(), "unloadable": Unloadable()})
+    with installed_plugin("local-one", Broken()):
+        code, rows = listing(capsys)
+    assert code == 1
+    assert "failed to load: ImportError: No module named 'nowhere'" in rows["unloadable"]
+    assert " on " in rows["local-one"] and "(not installed)" in rows["local-one"]  # no distribution
+
+
+# -- a plugin that fails during a game ------------------------------------------------------------
+
+
+class Fails:
+    """Implements one hook, which raises (or answers `answer`) while `armed` is set."""
+
+    def __init__(self, hook: str, answer=None, raises: bool = True):
+        self.armed, self.answer, self.raises = True, answer, raises
+        fail = self.fail
+
+        def scoutlab_classify_show(values):
+            return fail()
+
+        def scoutlab_show_beats(show, active):
+            return fail()
+
+        def scoutlab_score_round(state, end):
+            return fail()
+
+        def scoutlab_game_event(event, state):
+            return fail() if event.kind == "round_end" else None
+
+        def scoutlab_end_conditions():
+            return {"never": EndCondition(lambda state: fail(False), False, "never, unless armed")}
+
+        setattr(self, hook, hookimpl(locals()[hook]))
+
+    def fail(self, default=None):
+        if not self.armed:
+            return default
+        if self.raises:
+            raise ZeroDivisionError("the house rule divided by zero")
+        return self.answer
+
+
+def play_until_failure(rules, players: int = 4, seed: int = 3):
+    """Random play until a plugin error: return the state, the code that failed and the error."""
+    state = rules.new_game(players, seed)
+    rng = random.Random(seed)
+    while not state.is_over:
+        try:
+            legal = state.legal_actions()
+        except HookError as exc:
+            return state, None, exc
+        code = rng.choice(legal)
+        before = fingerprint(state)
+        try:
+            state.apply(code)
+        except HookError as exc:
+            assert fingerprint(state) == before, "a plugin error mid-action left the state changed"
+            return state, code, exc
+    raise AssertionError("the plugin never failed")
+
+
+@pytest.mark.parametrize("hook, asked", [
+    ("scoutlab_classify_show", "values=("),
+    ("scoutlab_show_beats", "show=ShowInfo(values=("),
+])
+def test_a_show_hook_that_raises_is_named_with_what_it_was_asked_and_where(clean_env, hook, asked):
+    with installed_plugin("fragile", Fails(hook)):
+        rules = rules_with("official", ["fragile"])
+        state, code, error = play_until_failure(rules)
+    text = str(error)
+    assert text.startswith(f"plugin 'fragile' raised ZeroDivisionError: the house rule divided by zero in {hook}({asked}")
+    assert f"at variant 'official+fragile' round {state.round + 1}, turn {state.turn + 1}, seat {state.to_act}" in text
+    assert error.plugin == "fragile" and error.hook == hook
+    assert isinstance(error.__cause__, ZeroDivisionError)
+
+
+def test_a_scoring_hook_that_raises_leaves_the_state_as_it_was_and_the_game_can_go_on(clean_env):
+    plugin = Fails("scoutlab_score_round")
+    with installed_plugin("fragile", plugin):
+        rules = rules_with("official", ["fragile"])
+        state, code, error = play_until_failure(rules)
+        assert code is not None
+        assert "in scoutlab_score_round(end=round 1 ended by " in str(error)
+        assert f"playing {state.format(code)!r}; the game state is unchanged" in str(error)
+        assert state.round_ends == [] and state.totals == [0, 0, 0, 0]
+        # The same action, once the plugin behaves, plays exactly as in a game that never failed.
+        plugin.armed = False
+        state.apply(code)
+        twin = rules.new_game(4, 3)
+        for _, _, played in state.history:
+            twin.apply(played)
+        assert fingerprint(twin) == fingerprint(state)
+        assert len(state.round_ends) == 1
+
+
+@pytest.mark.parametrize("hook, where", [
+    ("scoutlab_end_conditions", "in the check of end condition 'never' at"),
+    ("scoutlab_game_event", "in scoutlab_game_event(event=round_end (end=round 1 ended by "),
+])
+def test_end_conditions_and_observers_that_raise_are_named_and_undone(clean_env, hook, where):
+    with installed_plugin("fragile", Fails(hook)):
+        extra = {"end_conditions": ["hand_emptied", "everyone_scouted", "never"]} if hook.endswith("conditions") else {}
+        rules = rules_with("official", ["fragile"], **extra)
+        state, code, error = play_until_failure(rules)
+    assert code is not None
+    assert str(error).startswith("plugin 'fragile' raised ZeroDivisionError") and where in str(error)
+    assert str(error).endswith("; the game state is unchanged")
+
+
+@pytest.mark.parametrize("hook, answer, expected", [
+    ("scoutlab_classify_show", 3, "returned 3; expected a kind string"),
+    ("scoutlab_show_beats", "yes", "returned 'yes'; expected True or False"),
+    ("scoutlab_score_round", [1, 2], "returned [1, 2]; expected a list of 4 ints, one per seat"),
+    ("scoutlab_score_round", [1, 2, True, 4], "expected a list of 4 ints"),
+    ("scoutlab_game_event", "noted", "returned 'noted'; expected None: observers return nothing"),
+])
+def test_an_answer_of_the_wrong_kind_is_refused_by_plugin_name(clean_env, hook, answer, expected):
+    with installed_plugin("sloppy", Fails(hook, answer, raises=False)):
+        rules = rules_with("official", ["sloppy"])
+        state, code, error = play_until_failure(rules)
+    assert str(error).startswith("plugin 'sloppy' ") and expected in str(error) and hook in str(error)
+
+
+def test_end_conditions_of_the_wrong_kind_are_refused_when_the_spec_compiles(clean_env):
+    class Listy:
+        @hookimpl
+        def scoutlab_end_conditions(self):
+            return ["my_end"]
+
+    with installed_plugin("listy", Listy()):
+        with pytest.raises(PluginError, match=r"plugin 'listy' returned \['my_end'\]; expected a dict of name"):
+            rules_with("official", ["listy"])
+
+
+def test_a_bots_hook_that_raises_is_named_when_a_bot_is_looked_up(clean_env):
+    from scoutlab.bots import make_bot
+
+    class NoBots:
+        @hookimpl
+        def scoutlab_bots(self):
+            raise KeyError("bots.json")
+
+    with installed_plugin("no-bots", NoBots()):
+        with pytest.raises(PluginError, match="plugin 'no-bots' raised KeyError: 'bots.json' in scoutlab_bots()"):
+            make_bot("random", rules_with("official"), 1)
+
+
+def test_the_builtin_rules_alone_keep_no_undo_snapshot(clean_env):
+    assert not rules_with("official").guarded
+    assert rules_with("official", ["noop"]).guarded
+
+
+def test_an_illegal_action_under_a_plugin_is_still_refused_with_its_rule(clean_env):
+    rules = rules_with("official", ["noop"])
+    state = rules.new_game(3, 1)
+    for _ in range(3):
+        state.apply_text("keep")
+    state.legal_actions()
+    before = fingerprint(state)
+    with pytest.raises(IllegalAction, match="active set"):
+        state.apply_text("scout left 0")  # nothing to scout yet
+    assert fingerprint(state) == before
+
+
+def test_the_command_line_reports_a_failing_plugin_in_one_line(clean_env, capsys, tmp_path):
+    spec = tmp_path / "fragile.yaml"
+    spec.write_text("extends: official\nname: fragile-game\nplugins: [fragile]\n")
+    with installed_plugin("fragile", Fails("scoutlab_score_round")):
+        code = main(["game", "--variant", str(spec), "--players", "3", "--seed", "1", "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert err.startswith("scoutlab game: plugin 'fragile' raised ZeroDivisionError") and err.count("\n") == 1
+
+
+def test_every_list_field_of_a_state_says_how_apply_undoes_it():
+    """A list field `_snapshot` does not know would not be undone when a plugin fails mid-action."""
+    from scoutlab.state import GameState
+
+    known = set(GameState._CHANGED + GameState._GROWING + GameState._REBOUND)
+    for variant, players in [("official", 4), ("two-player", 2)]:  # two-player keeps its one shuffle in _pool
+        state = rules_with(variant, ["noop"]).new_game(players, 1)
+        for _ in range(20):
+            state.apply(state.legal_actions()[0])
+        lists = {key for key, value in vars(state).items() if isinstance(value, list)}
+        assert lists <= known, f"list fields {sorted(lists - known)}: add them to GameState._CHANGED, _GROWING or _REBOUND"
