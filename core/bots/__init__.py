@@ -49,6 +49,9 @@ BUILTIN_BOTS: dict[str, str] = {
     # name -> "module:attribute", imported on first use so `scoutlab` starts fast
     "random": "scoutlab.bots:RandomBot",
     "external": "scoutlab.bots.external:ExternalBot",
+    "greedy": "scoutlab.bots.greedy:GreedyBot",
+    "heuristic": "scoutlab.bots.heuristic:HeuristicBot",
+    "mcts": "scoutlab.bots.mcts:MctsBot",
 }
 
 

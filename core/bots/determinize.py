@@ -98,36 +98,58 @@ class Knowledge:
         return [c for c in self.rules.deck_for(view.players) if c not in known]
 
 
+class Sampler:
+    """Deals the hidden cards of one view again and again: the knowledge is worked out once.
+
+    `sample(rng)` returns a full GameState that the view's seat cannot tell from the real
+    one. Unless `whole_game`, the sampled game ends with the current round, which is all
+    a search looks ahead to (and saves dealing rounds it would not play).
+    """
+
+    def __init__(self, rules: "Rules", view: "View", knowledge: Knowledge, whole_game: bool = False):
+        self.rules = rules
+        self.view = view
+        self.slots, captured = knowledge.hands(view)
+        self.pool = knowledge.unseen_pool(view, self.slots, captured)
+        self.captured = sorted(captured)
+        self.flipped_seats = {seat for r, seat, code in view.history if r == view.round and code == FLIP}
+        # a fresh game with the view's public facts in place; samples copy it and deal into it
+        self.template = rules.new_game(view.players, 0)
+        _place(self.template, view, [list(h) for h in self.slots], [], whole_game)
+
+    def sample(self, rng: random.Random) -> "GameState":
+        rules = self.rules
+        pool = list(self.pool)
+        rng.shuffle(pool)
+        hands = []
+        for seat, hand in enumerate(self.slots):
+            dealt = []
+            for c in hand:
+                if c is None:
+                    c = pool.pop()
+                    if rules.random_orientation:
+                        c = flipped(c) if rng.random() < 0.5 else c
+                    elif seat in self.flipped_seats:
+                        c = flipped(c)  # dealt lower number on top, then the whole hand was flipped
+                dealt.append(c)
+            hands.append(dealt)
+        state = copy_state(self.template)
+        state.hands = hands
+        # captured piles only count for the rules; fill them with leftover cards so plugins see real cards
+        rest = pool + self.captured
+        state.captured = [[rest.pop() for _ in range(k)] for k in self.view.captured]
+        state.set_aside = rest
+        return state
+
+
 def sample_state(rules: "Rules", view: "View", knowledge: Knowledge, rng: random.Random,
                  whole_game: bool = False) -> "GameState":
-    """A full GameState that `view`'s seat cannot tell from the real one, hidden cards drawn from `rng`.
-
-    Unless `whole_game`, the sampled game ends with the current round, which is all a
-    search looks ahead to (and saves dealing rounds it would not play).
-    """
-    slots, captured = knowledge.hands(view)
-    pool = knowledge.unseen_pool(view, slots, captured)
-    rng.shuffle(pool)
-    flips = {seat for r, seat, code in view.history if r == view.round and code == FLIP}
-    hands = []
-    for seat, hand in enumerate(slots):
-        dealt = []
-        for c in hand:
-            if c is None:
-                c = pool.pop() if pool else rules.deck_for(view.players)[0]
-                if rules.random_orientation:
-                    c = flipped(c) if rng.random() < 0.5 else c
-                elif seat in flips:
-                    c = flipped(c)
-            dealt.append(c)
-        hands.append(dealt)
-    state = rules.new_game(view.players, rng.getrandbits(32))
-    _place(state, view, hands, pool + sorted(captured), whole_game)
-    return state
+    """One GameState that `view`'s seat cannot tell from the real one, hidden cards drawn from `rng`."""
+    return Sampler(rules, view, knowledge, whole_game).sample(rng)
 
 
-def _place(state: "GameState", view: "View", hands: list[list[int]], rest: list[int], whole_game: bool) -> None:
-    """Overwrite a fresh game's fields with the view's public facts and the sampled hands."""
+def _place(state: "GameState", view: "View", hands: list, rest: list[int], whole_game: bool) -> None:
+    """Overwrite a fresh game's fields with the view's public facts and the given hands."""
     n = view.players
     state.round = view.round
     if not whole_game:
@@ -139,8 +161,7 @@ def _place(state: "GameState", view: "View", hands: list[list[int]], rest: list[
     state.chips_received = list(view.chips_received)
     state.chips_held = list(view.chips_held)
     state.scout_show_chips = list(view.scout_show_chips)
-    # captured piles only count for the rules; fill them with leftover cards so plugins see real cards
-    state.captured = [[rest.pop() for _ in range(k)] for k in view.captured]
+    state.captured = [[] for _ in range(n)]
     state.set_aside = rest
     state.totals = list(view.totals)
     state.round_ends = list(view.round_ends)

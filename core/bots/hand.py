@@ -36,7 +36,6 @@ class HandReader:
         self.width = rules.codec.width
         self.empty = rules.strength([])  # what a show on an empty table must beat
         self._plans: dict[tuple[int, ...], tuple[int, int]] = {}
-        self._cmp = functools.cmp_to_key(self._compare)
 
     # -- shows ----------------------------------------------------------------------------
 
@@ -48,21 +47,18 @@ class HandReader:
         return [(code // w, code % w + 1) for code in out]
 
     def strength(self, values: Sequence[int]):
-        """What a show of these top numbers must be beaten by (the rules' own key or ShowInfo)."""
+        """What a show of these top numbers must be beaten by (the rules' own key or ShowNode)."""
         return self.rules.strength([v << SHIFT for v in values])
 
     def beats(self, values: Sequence[int], other: Sequence[int]) -> bool:
         """Whether a show of `values` is stronger than one of `other`, by the rules' order."""
-        mine, theirs = self.strength(values), self.strength(other)
-        if self.rules.builtin_shows:
-            return mine > theirs
-        return self.rules.beats(tuple(values), mine.kind, theirs)
+        return self.rules.beats(tuple(values), tuple(other))
 
     def strongest_first(self, shows: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
         """Shows (top numbers) sorted strongest first; ties keep their order."""
         if self.rules.builtin_shows:
             return sorted(shows, key=self.strength, reverse=True)
-        return sorted(shows, key=self._cmp, reverse=True)
+        return sorted(shows, key=functools.cmp_to_key(self._compare), reverse=True)
 
     def _compare(self, a: tuple[int, ...], b: tuple[int, ...]) -> int:
         return 1 if self.beats(a, b) else -1 if self.beats(b, a) else 0

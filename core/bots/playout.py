@@ -44,21 +44,21 @@ def playout_action(state: "GameState", rng: random.Random, explore: float = 0.1)
 
 def _scout(state: "GameState", codec, rng: random.Random) -> int:
     """Insert an end card of the active set beside a card of the same number (best) or a neighbour."""
-    hand = state.hands[state.to_act]
-    tops = [c >> SHIFT for c in hand]
+    tops = [c >> SHIFT for c in state.hands[state.to_act]]
+    size = len(tops)
     active = state.active
-    best, best_score = None, -1.0
+    best: list[tuple[int, int, int]] = []
+    best_score = -1
     for end in ((0,) if len(active) == 1 else (0, 1)):
         taken = active[-1] if end else active[0]
         for flip in (0, 1):
             value = (flipped(taken) if flip else taken) >> SHIFT
-            for gap in range(len(tops) + 1):
-                score = rng.random()  # breaks ties at random
-                for neighbour in (tops[gap - 1] if gap else None, tops[gap] if gap < len(tops) else None):
-                    if neighbour == value:
-                        score += 2
-                    elif neighbour is not None and abs(neighbour - value) == 1:
-                        score += 1
+            # fit[i]: what sitting next to card i is worth: 2 if equal, 1 if one apart
+            fit = [2 if t == value else 1 if t - value in (1, -1) else 0 for t in tops]
+            for gap in range(size + 1):
+                score = (fit[gap - 1] if gap else 0) + (fit[gap] if gap < size else 0)
                 if score > best_score:
-                    best, best_score = (end, flip, gap), score
-    return codec.scout(*best)
+                    best, best_score = [(end, flip, gap)], score
+                elif score == best_score:
+                    best.append((end, flip, gap))
+    return codec.scout(*best[rng.randrange(len(best))])

@@ -1,0 +1,285 @@
+"""The bots: legal play everywhere, determinism, no hidden information, and their key choices."""
+
+from __future__ import annotations
+
+import copy
+import random
+import statistics
+
+import pytest
+
+from scoutlab.actions import FLIP, KEEP
+from scoutlab.bots import BotError, make_bot
+from scoutlab.bots.determinize import Knowledge, Sampler
+from scoutlab.cards import card, flipped, identity, parse_hand
+from scoutlab.match import make_bots, play_game
+from scoutlab.rules import load_rules
+
+SHIPPED = [("official", 3), ("official", 4), ("official", 5), ("two-player", 2), ("two-player-28", 2)]
+# cheap settings so the suite stays fast; the ladder measures the real ones
+BOTS = ["greedy", "heuristic", "mcts:iterations=6"]
+
+
+@pytest.fixture(scope="module")
+def rules_by_name():
+    return {name: load_rules(name) for name in ("official", "two-player", "two-player-28")}
+
+
+class Checked:
+    """Wraps a bot: every answer must be one of the legal codes of the view it was given."""
+
+    def __init__(self, bot):
+        self.bot, self.name = bot, bot.name
+
+    def act(self, view):
+        code = self.bot.act(view)
+        assert code in view.legal, f"{self.name} chose {code}, not legal in {view}"
+        return code
+
+
+@pytest.mark.parametrize("variant,players", SHIPPED)
+@pytest.mark.parametrize("bot", BOTS)
+def test_every_bot_plays_legal_moves_in_every_shipped_variant(rules_by_name, variant, players, bot):
+    rules = rules_by_name[variant]
+    seed = 11 * players
+    # the bot under test in seat 0, greedy elsewhere, so each bot meets a sensible table
+    bots = [Checked(b) for b in make_bots([bot] + ["greedy"] * (players - 1), rules, players, seed)]
+    state = play_game(rules, players, bots, seed)
+    assert state.is_over
+    assert all(end.reason != "turn_cap" for end in state.round_ends)
+
+
+@pytest.mark.parametrize("bot", BOTS)
+def test_same_seed_same_game(rules_by_name, bot):
+    rules = rules_by_name["official"]
+    games = [play_game(rules, 3, make_bots([bot], rules, 3, 5), 5) for _ in range(2)]
+    assert games[0].history == games[1].history
+    other = play_game(rules, 3, make_bots([bot], rules, 3, 6), 6)
+    assert other.history != games[0].history
+
+
+# -- hidden information ------------------------------------------------------------------------
+#
+# Design: a bot's choice must be a function of the views it was shown (and its seed). At
+# many positions we build a second state that shows the acting seat exactly the same view
+# but deals every card that seat cannot see differently, hand the same bot (deep-copied:
+# same memory, same random stream) each state's view, and require the same choice. A bot
+# that reached the real state in any way (a reference smuggled in, gc, a global) would
+# follow the real hidden cards and choose differently somewhere. `Peeking` is such a bot;
+# the test shows the check catches it, so the check can fail.
+
+
+def rehide(state, seat: int, rng: random.Random):
+    """A copy of `state` with every card hidden from `seat` dealt again at random."""
+    twin = copy.deepcopy(state, {id(state.rules): state.rules})  # the rules are shared, not state
+    others = [s for s in range(state.players) if s != seat]
+    hidden = [c for s in others for c in twin.hands[s]] + list(twin.set_aside)
+    hidden = [flipped(c) if rng.random() < 0.5 else c for c in hidden]
+    rng.shuffle(hidden)
+    for s in others:
+        size = len(twin.hands[s])
+        twin.hands[s], hidden = hidden[:size], hidden[size:]
+    twin.set_aside = hidden
+    twin.refresh()
+    return twin
+
+
+class Peeking:
+    """A cheat: plays its greedy choice, except it scouts whenever seat 1 holds a 5."""
+
+    name = "peeking"
+
+    def __init__(self, rules, state_ref):
+        self.greedy = make_bot("greedy", rules, 0)
+        self.state_ref = state_ref
+
+    def act(self, view):
+        scouts = [c for c in view.legal if c >= self.greedy.rules.codec.scout_base]
+        if scouts and any(c >> 5 == 5 for c in self.state_ref[0].hands[1]):
+            return scouts[0]
+        return self.greedy.act(view)
+
+
+def differing_choices(rules, players, make, seed, positions=30):
+    """Play games until `positions` decisions were checked; count the choices that hidden cards changed."""
+    rng = random.Random(seed)
+    differ = checked = 0
+    while checked < positions:
+        state = rules.new_game(players, seed + checked)
+        state_ref = [state]
+        bots = [make(state_ref) for _ in range(players)]
+        while not state.is_over and checked < positions:
+            seat = state.to_act
+            view = state.view(seat)
+            twin = rehide(state, seat, rng)
+            assert twin.view(seat) == view  # the seat cannot tell the two states apart
+            same_bot = bots[seat] if isinstance(bots[seat], Peeking) else copy.deepcopy(bots[seat], {id(rules): rules})
+            state_ref[0] = twin
+            other = same_bot.act(twin.view(seat))
+            state_ref[0] = state
+            code = bots[seat].act(view)
+            differ += code != other
+            checked += 1
+            state.apply(code)
+    return differ, checked
+
+
+@pytest.mark.parametrize("variant,players", [("official", 4), ("two-player", 2), ("two-player-28", 2)])
+@pytest.mark.parametrize("bot", BOTS)
+def test_bots_choose_from_what_their_seat_may_see(rules_by_name, variant, players, bot):
+    rules = rules_by_name[variant]
+    differ, checked = differing_choices(rules, players, lambda ref: make_bot(bot, rules, 3), seed=21)
+    assert checked == 30 and differ == 0
+
+
+def test_the_hidden_information_check_catches_a_peeking_bot(rules_by_name):
+    rules = rules_by_name["official"]
+    differ, _ = differing_choices(rules, 4, lambda ref: Peeking(rules, ref), seed=21)
+    assert differ > 0
+
+
+def replay_with_knowledge(rules, players, seed, steps):
+    """Greedy play for `steps` actions, every seat remembering its views; the state and knowledge."""
+    state = rules.new_game(players, seed)
+    bots = make_bots(["greedy"], rules, players, seed)
+    knowledge = [Knowledge(rules) for _ in range(players)]
+    for _ in range(steps):
+        if state.is_over:
+            break
+        view = state.view(state.to_act)
+        knowledge[state.to_act].observe(view)
+        state.apply(bots[state.to_act].act(view))
+    return state, knowledge
+
+
+@pytest.mark.parametrize("variant,players", SHIPPED)
+def test_samples_agree_with_the_view_and_known_cards_are_true(rules_by_name, variant, players):
+    rules = rules_by_name[variant]
+    rng = random.Random(1)
+    for steps in (0, 7, 19, 33):
+        state, knowledge = replay_with_knowledge(rules, players, seed=3, steps=steps)
+        for seat in range(players):
+            view = state.view(seat)
+            slots, _ = knowledge[seat].hands(view)
+            for s in range(players):
+                for known, real in zip(slots[s], state.hands[s]):
+                    assert known is None or known == real  # tracked cards are really there
+            sampled = Sampler(rules, view, knowledge[seat]).sample(rng)
+            assert sampled.view(seat).legal == view.legal
+            assert sampled.view(seat).hand_sizes == view.hand_sizes
+            cards = [identity(c) for h in sampled.hands for c in h] + [identity(c) for c in sampled.active]
+            assert len(cards) == len(set(cards))
+
+
+def test_samples_hold_the_real_hidden_cards_no_more_often_than_chance(rules_by_name):
+    """Sampled unknown cards match an opponent's real ones at the rate of a blind uniform draw."""
+    rules = rules_by_name["official"]
+    rng = random.Random(2)
+    state, knowledge = replay_with_knowledge(rules, 4, seed=8, steps=14)
+    seat = state.to_act
+    view = state.view(seat)
+    sampler = Sampler(rules, view, knowledge[seat])
+    pool = set(sampler.pool)
+    overlaps, expected = [], 0.0
+    for s in range(4):
+        if s == seat:
+            continue
+        unknown = [i for i, c in enumerate(sampler.slots[s]) if c is None]
+        real = {identity(state.hands[s][i]) for i in unknown}
+        assert real <= pool  # every real hidden card is possible in the samples
+        expected += len(unknown) * len(real) / len(pool)
+    for _ in range(400):
+        sample = sampler.sample(rng)
+        hits = 0
+        for s in range(4):
+            if s == seat:
+                continue
+            unknown = [i for i, c in enumerate(sampler.slots[s]) if c is None]
+            real = {identity(state.hands[s][i]) for i in unknown}
+            hits += sum(identity(sample.hands[s][i]) in real for i in unknown)
+        overlaps.append(hits)
+    error = statistics.stdev(overlaps) / len(overlaps) ** 0.5
+    assert abs(statistics.mean(overlaps) - expected) < 4 * error
+
+
+# -- constructed positions ---------------------------------------------------------------------
+
+
+def position(rules, players, hand, active, owner):
+    """Seat 0 to act with `hand` against the active set `active` owned by `owner`."""
+    state = rules.new_game(players, 0)
+    while state.phase == "flip":
+        state.apply(KEEP)
+    state.hands[0] = parse_hand(hand)
+    state.active = parse_hand(active)
+    state.active_owner = owner
+    state.last_shower = owner
+    state.to_act = 0
+    state.refresh()
+    return state
+
+
+def shown(state, code):
+    return state.format(code)
+
+
+def test_greedy_plays_the_strongest_show(rules_by_name):
+    rules = rules_by_name["official"]
+    # a 3-set of 2s beats a 3-run 7-8-9 under the official order; both beat the active pair
+    state = position(rules, 4, "7/1 8/1 9/1 2/3 2/4 2/5 5/6", "4/10 4/6", owner=2)
+    bot = make_bot("greedy", rules, 0)
+    assert shown(state, bot.act(state.view(0))) == "show 4-6"
+
+
+def test_greedy_reads_the_order_from_the_rules(tmp_path):
+    spec = tmp_path / "runs-first.yaml"
+    spec.write_text("extends: official\nname: runs-first\nplugins: [runs-beat-sets]\n")
+    rules = load_rules(str(spec))
+    state = position(rules, 4, "7/1 8/1 9/1 2/3 2/4 2/5 5/6", "4/10 4/6", owner=2)
+    bot = make_bot("greedy", rules, 0)
+    assert shown(state, bot.act(state.view(0))) == "show 1-3"  # here the run is the stronger show
+
+
+def test_greedy_scouts_beside_a_matching_card(rules_by_name):
+    rules = rules_by_name["official"]
+    # nothing beats a 4-set of 9s; the 3 on the right end joins the pair of 3s
+    state = position(rules, 4, "1/5 3/6 3/7 10/2", "9/1 9/2 9/4 9/3 3/8", owner=1)
+    bot = make_bot("greedy", rules, 0)
+    assert shown(state, bot.act(state.view(0))) in ("scout right 1", "scout right 2", "scout right 3")
+
+
+@pytest.mark.parametrize("variant", ["official", "two-player-28"])
+def test_heuristic_flips_when_the_turned_hand_makes_a_set(rules_by_name, variant):
+    rules = rules_by_name[variant]
+    players = rules.players[0]
+    bot = make_bot("heuristic", rules, 0)
+    state = rules.new_game(players, 0)
+    scattered = [card(t, 7) for t in (1, 5, 3, 9, 2)] + [card(4, 10), card(6, 8)]
+    state.hands[state.to_act] = scattered  # turned over, the first five read 7 7 7 7 7
+    assert bot.act(state.view(state.to_act)) == FLIP
+    state.hands[state.to_act] = [flipped(c) for c in scattered]
+    assert bot.act(state.view(state.to_act)) == KEEP
+
+
+# -- options -----------------------------------------------------------------------------------
+
+
+def test_unknown_options_are_refused_with_the_known_ones(rules_by_name):
+    rules = rules_by_name["official"]
+    with pytest.raises(BotError, match=r"no option 'depth'.*iterations \(default"):
+        make_bot("mcts:depth=3", rules, 0)
+    with pytest.raises(BotError, match="iterations=0 must be > 0"):
+        make_bot("mcts:iterations=0", rules, 0)
+    with pytest.raises(BotError, match="must be float"):
+        make_bot("mcts:c=wide", rules, 0)
+    with pytest.raises(BotError, match="no option"):
+        make_bot("greedy:fast=true", rules, 0)
+    assert make_bot("mcts:iterations=400,c=1", rules, 0).options["c"] == 1.0
+
+
+def test_mcts_time_budget_stops_the_search(rules_by_name):
+    rules = rules_by_name["official"]
+    state = position(rules, 4, "1/5 3/6 3/7 10/2 4/8 6/2", "5/1", owner=1)
+    bot = make_bot("mcts:iterations=100000,seconds=0.2", rules, 0)
+    assert bot.act(state.view(0)) in state.legal_actions()
+    assert 0 < bot.iterations_done < 100000
