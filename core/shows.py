@@ -145,25 +145,24 @@ def append_general_shows(
 def append_builtin_insertion_shows(
     tops: list[int], value: int, gap: int, beat_key: int, base: int, width: int, out: list[int]
 ) -> None:
-    """Append the shows that include a card of `value` inserted at `gap` (Scout & Show).
+    """Append the shows of two or more cards that include a card of `value` inserted at `gap`.
 
     Shows that avoid the new card are the hand's own shows, found once per scout by the
-    caller; only the sets and runs through the new card are new. Codes count positions
-    in the hand after the insertion, where the new card sits at `gap`.
+    caller, and so is the new card alone; only the sets and runs through it are new.
+    Codes count positions in the hand after the insertion, where the new card sits at `gap`.
     """
     n = len(tops)
-    if SINGLE_KEY + value > beat_key:
-        out.append(base + gap * width)
-    # (left, right): how many neighbours continue a set, an ascending or a descending run.
-    for step in (0, 1, -1):
+    left_value = tops[gap - 1] if gap else None
+    right_value = tops[gap] if gap < n else None
+    # A step (0: set, +1/-1: run left to right) extends only if a neighbour continues it.
+    steps = {s for s in (value - left_value if gap else 9, right_value - value if gap < n else 9) if -1 <= s <= 1}
+    for step in steps:
         left = 0
         while gap - left > 0 and tops[gap - left - 1] == value - step * (left + 1):
             left += 1
         right = 0
         while gap + right < n and tops[gap + right] == value + step * (right + 1):
             right += 1
-        if not left and not right:
-            continue
         for a in range(left + 1):
             for b in range(right + 1):
                 count = a + b + 1
@@ -172,7 +171,7 @@ def append_builtin_insertion_shows(
                 if step == 0:
                     key = (((count << 1) | 1) << SHIFT) + value
                 else:
-                    lowest = value - a * step if step == 1 else value - b
+                    lowest = value - a if step == 1 else value - b
                     key = ((count << 1) << SHIFT) + lowest
                 if key > beat_key:
                     out.append(base + (gap - a) * width + count - 1)

@@ -184,7 +184,7 @@ class GameState:
         rules = self.rules
         codec = rules.codec
         width, stride, none = codec.width, codec.sns_stride, codec.show_count
-        sns_base, stride_scout = codec.sns_base, codec.width + 1
+        sns_base = codec.sns_base
         fallback = rules.sns_fallback
         for end in ends:
             taken = self.active[-1] if end else self.active[0]
@@ -199,28 +199,33 @@ class GameState:
                         if fallback and len(out) == before:
                             out.append(base + none)
                 continue
-            # The hand's own shows survive an insertion left or right of them, shifted past it.
+            # The hand's own shows survive an insertion left or right of them (shifted past it),
+            # so across the gaps each one's codes form an arithmetic progression: range() makes them.
             own: list[int] = []
             append_builtin_shows(tops, beat, 0, width, own)
-            spans = [(rel // width, rel // width + rel % width + 1, rel) for rel in own]
-            single_beats = [SINGLE_KEY + value > beat for value in values]
             n = len(tops)
-            for gap in range(n + 1):
-                kept = [rel for start, stop, rel in spans if stop <= gap]
-                kept += [rel + width for start, stop, rel in spans if start >= gap]
-                left = tops[gap - 1] if gap else -2  # -2: no neighbour, nothing within one step
-                right = tops[gap] if gap < n else -2
-                for flip in (0, 1):
-                    value = values[flip]
-                    base = sns_base + ((end * 2 + flip) * stride_scout + gap) * stride
+            spans = [(rel // width, rel // width + rel % width + 1, rel) for rel in own]
+            kept_at = [0] * (n + 1)  # how many own shows survive at each gap, for the fallback
+            if fallback:
+                for start, stop, _ in spans:
+                    for gap in range(n + 1):
+                        kept_at[gap] += stop <= gap or start >= gap
+            for flip, value in enumerate(values):
+                block = sns_base + (end * 2 + flip) * (width + 1) * stride
+                for start, stop, rel in spans:
+                    out.extend(range(block + stop * stride + rel, block + (n + 1) * stride + rel, stride))
+                    out.extend(range(block + rel + width, block + (start + 1) * stride + rel + width, stride))
+                single = SINGLE_KEY + value > beat
+                for gap in range(n + 1):
+                    base = block + gap * stride
                     before = len(out)
-                    if kept:
-                        out += [base + rel for rel in kept]
+                    left = tops[gap - 1] if gap else -2  # -2: no neighbour, nothing within one step
+                    right = tops[gap] if gap < n else -2
+                    if single:
+                        out.append(base + gap * width)  # the new card alone
                     if -1 <= value - left <= 1 or -1 <= value - right <= 1:
                         append_builtin_insertion_shows(tops, value, gap, beat, base, width, out)
-                    elif single_beats[flip]:
-                        out.append(base + gap * width)  # the new card alone
-                    if fallback and len(out) == before:
+                    if fallback and len(out) == before and not kept_at[gap]:
                         out.append(base + none)
 
     # -- applying an action -------------------------------------------------------------------
