@@ -212,7 +212,7 @@ def test_the_node_example_shows_as_many_cards_as_it_can(capsys):
 def test_an_external_opponent_in_the_terminal_game(tmp_path, monkeypatch, capsys):
     name = bot_script(tmp_path, "first", FIRST_LEGAL)
     monkeypatch.setattr("sys.stdin", io.StringIO("flip\nquit\n"))
-    assert main(["play", "--variant", "two-player", "--seat", "2", "--seed", "3", "--bots", name, "--color", "never"]) == 0
+    assert main(["play", "--variant", "two-player", "--seat", "2", "--seed", "3", "--bots", name, "--color", "never", "--lang", "en"]) == 0
     out, err = capsys.readouterr()
     assert err == ""
     assert re.search(r"^P1 \(external:.*first\.py\): keep$", out, re.M), "the program chose P1's hand flip"

@@ -29,7 +29,8 @@ def plain(text: str) -> str:
 
 def spawn(*args: str) -> "pexpect.spawn":
     env = {**os.environ, "TERM": "xterm", "LANG": "C.UTF-8"}
-    env.pop("NO_COLOR", None)
+    for name in ("NO_COLOR", "LC_ALL", "LC_MESSAGES"):
+        env.pop(name, None)
     return pexpect.spawn(sys.executable, ["-m", "scoutlab.cli", "play", *args], env=env,
                          encoding="utf-8", timeout=30, dimensions=(50, 160))
 
@@ -103,7 +104,8 @@ def test_quit_and_end_of_input_leave_cleanly():
 
 def test_plain_text_when_output_is_not_a_terminal():
     result = subprocess.run(
-        [sys.executable, "-m", "scoutlab.cli", "play", "--variant", "two-player", "--seed", "2", "--bots", "random"],
+        [sys.executable, "-m", "scoutlab.cli", "play", "--variant", "two-player", "--seed", "2", "--bots", "random",
+         "--lang", "en"],
         input="help\nhint\nkeep\nquit\n", capture_output=True, text=True, timeout=60,
     )
     assert result.returncode == 0, result.stderr
@@ -118,6 +120,7 @@ def test_plain_text_when_output_is_not_a_terminal():
     (["--bots", "random,random,random"], "3 players need 2 opponents (or one bot for all), got 3"),
     (["--bots", "randm"], "unknown bot 'randm'; did you mean 'random'?"),
     (["--variant", "no-such-variant"], "no-such-variant"),
+    (["--lang", "de"], "--lang de: the languages are en, ar, fa, el, bg"),
 ])
 def test_bad_arguments_are_one_line_errors(args, message, capsys):
     assert main(["play", *args]) == 1

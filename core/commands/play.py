@@ -16,19 +16,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bots", help="comma-separated opponents, one for all or one per other seat (default: the best available)")
     parser.add_argument("--seat", type=int, default=1, help="your seat, 1 to N; P1 starts the first round (default: 1)")
     parser.add_argument("--seed", type=int, help="random seed; the same seed deals the same cards (default: a new one)")
-    parser.add_argument("--lang", help="language of the messages: en, ar, fa, el, bg (default: $LANG, else English)")
+    parser.add_argument("--lang", help="language of the messages: en, ar, fa, el, bg (default: from $LC_ALL, $LC_MESSAGES or $LANG, else English)")
     parser.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                         help="emphasise the top numbers with ANSI codes (default: auto, when output is a terminal)")
     parser.add_argument("--delay", type=float, default=0.0, help="seconds to pause after each bot move (default: 0)")
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..bots import split_bots
+    from ..bots import make_bot, split_bots
     from ..match import bot_seed
-    from ..bots import make_bot
     from ..play.terminal import TerminalGame, default_opponent
     from ..rules import load_rules
 
+    from ..i18n import LANGUAGES, normalize
+
+    if args.lang and normalize(args.lang) != args.lang.lower().replace("_", "-").split("-")[0]:
+        raise ValueError(f"--lang {args.lang}: the languages are {', '.join(LANGUAGES)}")
     rules = load_rules(args.variant)
     players = args.players or rules.players[0]
     if players not in rules.players:
@@ -48,5 +51,10 @@ def run(args: argparse.Namespace) -> int:
         bots[s] = make_bot(name, rules, bot_seed(seed, s))
     color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty() and not os.environ.get("NO_COLOR"))
     game = TerminalGame(rules, rules.new_game(players, seed), seat, bots, ask=input, out=sys.stdout,
-                        color=color, lang=args.lang or os.environ.get("LANG"), delay=args.delay)
+                        color=color, lang=args.lang or _locale_language(), delay=args.delay)
     return game.run()
+
+
+def _locale_language() -> str | None:
+    """The language the environment asks for, in the POSIX order of precedence."""
+    return next((os.environ[name] for name in ("LC_ALL", "LC_MESSAGES", "LANG") if os.environ.get(name)), None)
