@@ -121,7 +121,7 @@ class EngineSession:
     def handle(self, request: Any) -> dict[str, Any]:
         """Answer one decoded request with `ok` true or false; bad input and bugs alike become an error reply."""
         if not isinstance(request, dict):
-            return {"id": None, "ok": False, "error": f"a request is a JSON object, got {type(request).__name__}"}
+            return {"id": None, "ok": False, "error": f"a request is a JSON object, got {_json_kind(request)}"}
         reply: dict[str, Any] = {"id": request.get("id")}
         try:
             reply.update(ok=True, **self._dispatch(request))
@@ -253,6 +253,12 @@ def _field(request: dict[str, Any], name: str, kind: type, default: Any) -> Any:
         wanted = {int: "an integer", str: "a string"}.get(kind, kind.__name__)
         raise ProtocolError(f"{name!r} must be {wanted}, got {json.dumps(value)}")
     return value
+
+
+def _json_kind(value: Any) -> str:
+    if isinstance(value, bool) or value is None:
+        return json.dumps(value)
+    return {list: "an array", str: "a string", int: "a number", float: "a number"}.get(type(value), type(value).__name__)
 
 
 def _error_text(exc: Exception) -> str:

@@ -96,7 +96,8 @@ def test_position_from_yaml_text_and_from_an_object():
 
 @pytest.mark.parametrize("line, error", [
     ("{not json", "not a JSON line"),
-    ("[1, 2]", "a request is a JSON object, got list"),
+    ("[1, 2]", "a request is a JSON object, got an array"),
+    ("null", "a request is a JSON object, got null"),
     ('{"id": 7}', 'a request needs a "cmd"'),
     ('{"cmd": "legl"}', "unknown command 'legl'; did you mean 'legal'?"),
     ('{"cmd": "legal"}', "no game yet: send new_game first"),
