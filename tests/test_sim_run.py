@@ -10,9 +10,11 @@ from scoutlab.match import make_bots, play_game
 from scoutlab.rules import load_rules
 from scoutlab.sim import compare, simulate
 from scoutlab.sim.backends import InlineBackend, PoolBackend
-from scoutlab.sim.compare import deal_difference
+from scoutlab.sim.compare import deal_difference, differences
+from scoutlab.sim.metrics import catalogue, estimate
 from scoutlab.sim.observe import end_reasons, observe
 from scoutlab.sim.runner import Plan, chunk_size, entrant, game_seed, run_plan
+from scoutlab.sim.tally import Tally, unpaired_standard_error
 from scoutlab.sim.trace import Lineup, play_traced
 
 NO_FLIP = """\
@@ -104,8 +106,25 @@ def test_paired_difference_of_identical_variants_is_exactly_zero(tmp_path):
     spec.write_text("extends: official\nname: same\n")
     report = compare([("official", None), (str(spec), None)], games=20, workers=1, strong=None)
     rows = report.comparisons[0].rows
-    assert rows and all(d.value == pytest.approx(0, abs=1e-9) for d in rows)
-    assert all(d.high - d.low == pytest.approx(0, abs=1e-6) and not d.significant for d in rows)
+    assert rows and all(d.value == pytest.approx(0, abs=1e-9) and not d.significant for d in rows)
+    wins = {"first_player"} | {f"win.{s}" for s in range(3)}
+    assert all(d.high - d.low == pytest.approx(0, abs=1e-6) for d in rows if d.key not in wins)
+    # Win shares get pseudo-games in their standard error, so even no difference is not certain.
+    assert all(d.high - d.low > 0 for d in rows if d.key in wins)
+
+
+def test_a_bot_that_always_wins_does_not_make_a_certain_difference():
+    a, b = Tally(), Tally()
+    for _ in range(20):
+        a.add({"advantage": (1 - 1 / 3, 1), "advantage_win": (1, 1)})
+        b.add({"advantage": (1 - 1 / 2, 1), "advantage_win": (1, 1)})
+    metric = next(m for m in catalogue(3, (), strong="greedy") if m.key == "advantage")
+    (row,) = differences([metric], a, b, {"advantage": estimate(metric, a)}, {"advantage": estimate(metric, b)},
+                         None, (3, 2))
+    assert row.value == pytest.approx(-1 / 6)
+    assert row.low < -1 / 6 < row.high and row.high - row.low > 0.1
+    # Both samples are all wins: without the pseudo-games the standard error would be zero.
+    assert unpaired_standard_error(a.sums["advantage"], b.sums["advantage"]) == pytest.approx(0, abs=1e-6)
 
 
 def _plan(games=100):

@@ -1,17 +1,25 @@
 """PNG charts of a report (matplotlib, Agg backend): one figure per question, every variant in it.
 
-`figures(report)` builds them; `save_charts` writes them to a folder for `--plots`;
-`png_bytes` gives the bytes the HTML report embeds.
+`render_charts(report)` draws them once as PNG bytes; `--plots` saves them to a folder
+and `--report` embeds the same bytes in the HTML page.
 """
 
 from __future__ import annotations
 
 import io
+from dataclasses import dataclass
 from pathlib import Path
 
 from .metrics import REASON_WORDS
 from .observe import TIMING_BINS
 from .results import Report
+
+
+@dataclass(frozen=True)
+class Chart:
+    stem: str  # file name without .png
+    title: str
+    png: bytes
 
 
 def _pyplot():
@@ -23,34 +31,33 @@ def _pyplot():
     return plt
 
 
-def figures(report: Report) -> list[tuple[str, str, object]]:
-    """(file stem, title, matplotlib Figure) for every chart of the report."""
-    return [
-        ("scores", "Final score distribution per seat", _scores(report)),
-        ("win_rates", "Seat win rates with 95% intervals", _win_rates(report)),
-        ("round_lengths", "Round length (turns per round)", _round_lengths(report)),
-        ("end_reasons", "How rounds end", _end_reasons(report)),
-        ("scout_timing", "When scouts happen in a round", _scout_timing(report)),
+def render_charts(report: Report) -> list[Chart]:
+    """Every chart of the report, drawn as PNG."""
+    drawings = [
+        ("scores", "Final score distribution per seat", _scores),
+        ("win_rates", "Seat win rates with 95% intervals", _win_rates),
+        ("round_lengths", "Round length (turns per round)", _round_lengths),
+        ("end_reasons", "How rounds end", _end_reasons),
+        ("scout_timing", "When scouts happen in a round", _scout_timing),
     ]
+    return [Chart(stem, title, _png(draw(report))) for stem, title, draw in drawings]
 
 
-def save_charts(report: Report, folder: str | Path) -> list[Path]:
-    """Write every chart as FOLDER/NAME.png (the folder is created); returns the paths."""
+def save_charts(charts: list[Chart], folder: str | Path) -> list[Path]:
+    """Write every chart as FOLDER/STEM.png (the folder is created); returns the paths."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    plt = _pyplot()
     paths = []
-    for stem, _, figure in figures(report):
-        path = folder / f"{stem}.png"
-        figure.savefig(path, dpi=110)
-        plt.close(figure)
+    for chart in charts:
+        path = folder / f"{chart.stem}.png"
+        path.write_bytes(chart.png)
         paths.append(path)
     return paths
 
 
-def png_bytes(figure) -> bytes:
+def _png(figure) -> bytes:
     buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", dpi=90)
+    figure.savefig(buffer, format="png", dpi=100)
     _pyplot().close(figure)
     return buffer.getvalue()
 

@@ -74,14 +74,15 @@ def write_outputs(report: Report, args: argparse.Namespace) -> None:
     if args.csv:
         _write_csv(args.csv, report.csv_rows())
     written = []
-    if args.plots:
-        from .charts import save_charts
-
-        written += [str(p) for p in save_charts(report, args.plots)]
-    if args.report:
+    if args.plots or args.report:
+        from .charts import render_charts, save_charts
         from .report import write_report
 
-        written.append(str(write_report(report, args.report)))
+        charts = render_charts(report)  # drawn once for both the folder and the page
+        if args.plots:
+            written += [str(p) for p in save_charts(charts, args.plots)]
+        if args.report:
+            written.append(str(write_report(report, charts, args.report)))
     for path in written:
         print(f"wrote {path}", file=sys.stderr if machine_stdout else sys.stdout)
 

@@ -9,12 +9,12 @@ difference's variance is the sum of the two.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..rules import Rules
 from .metrics import Estimate, Metric
 from .stats import holm, normal_interval, two_sided_p
-from .tally import PairTally, Tally, paired_standard_error, unpaired_standard_error
+from .tally import CrossSums, PairTally, Sums, Tally, paired_standard_error, unpaired_standard_error
 
 ALPHA = 0.05
 
@@ -62,22 +62,53 @@ def comparable(metric: Metric, same_players: bool) -> bool:
 
 
 def differences(metrics: list[Metric], a: Tally, b: Tally, est_a: dict[str, Estimate],
-                est_b: dict[str, Estimate], pair: PairTally | None, same_players: bool) -> list[Difference]:
+                est_b: dict[str, Estimate], pair: PairTally | None, players: tuple[int, int]) -> list[Difference]:
     """B - A for every metric both variants measured (p-values not yet corrected)."""
     rows = []
     for metric in metrics:
-        if not comparable(metric, same_players) or metric.key not in est_b:
+        if not comparable(metric, players[0] == players[1]) or metric.key not in est_b:
             continue
         sums_a, sums_b = a.sums.get(metric.key), b.sums.get(metric.key)
         if sums_a is None or sums_b is None or sums_a.ratio is None or sums_b.ratio is None:
             continue
-        cross = pair.cross.get(metric.key) if pair else None
-        se = paired_standard_error(sums_a, sums_b, cross) if cross else unpaired_standard_error(sums_a, sums_b)
         value = sums_b.ratio - sums_a.ratio
+        cross = pair.cross.get(metric.key) if pair else None
+        if metric.interval == "wilson":  # a game's win share: keep a run of all wins from claiming certainty
+            offsets = (_fair_share_offset(metric, players[0]), _fair_share_offset(metric, players[1]))
+            sums_a, sums_b, cross = _with_pseudo_games(sums_a, sums_b, cross, offsets)
+        se = paired_standard_error(sums_a, sums_b, cross) if cross else unpaired_standard_error(sums_a, sums_b)
         low, high = normal_interval(value, se)
         rows.append(Difference(metric.key, metric.label, metric.group, metric.unit, est_a[metric.key],
                                est_b[metric.key], value, low, high, two_sided_p(value, se)))
     return rows
+
+
+def _fair_share_offset(metric: Metric, players: int) -> float:
+    """What the per-game value is shifted by: -1/n for an advantage over the fair share, else 0."""
+    return -1 / players if metric.shift else 0.0
+
+
+def _with_pseudo_games(a: Sums, b: Sums, cross: CrossSums | None, offsets: tuple[float, float]):
+    """Copies with one pseudo-win and one pseudo-loss per variant, for the standard error only.
+
+    Unpaired, this is the Agresti-Caffo adjustment; paired, every combination of win and
+    loss is added once (as Agresti and Min add to each cell of the paired table).
+    """
+    win_a, loss_a = 1 + offsets[0], offsets[0]
+    win_b, loss_b = 1 + offsets[1], offsets[1]
+    a, b = replace(a), replace(b)
+    if cross is None:
+        for value_a, value_b in ((win_a, win_b), (loss_a, loss_b)):
+            a.add(value_a, 1)
+            b.add(value_b, 1)
+        return a, b, None
+    cross = replace(cross)
+    for value_a in (win_a, loss_a):
+        for value_b in (win_b, loss_b):
+            a.add(value_a, 1)
+            b.add(value_b, 1)
+            cross.add((value_a, 1), (value_b, 1))
+    return a, b, cross
 
 
 def correct(rows: list[Difference], alpha: float = ALPHA) -> list[Difference]:

@@ -6,7 +6,7 @@ import base64
 from html import escape
 from pathlib import Path
 
-from .charts import figures, png_bytes
+from .charts import Chart
 from .layout import columns, notes, rows
 from .results import Report
 
@@ -24,8 +24,8 @@ figcaption { font-size: 0.9em; color: #555; }
 """
 
 
-def html_report(report: Report) -> str:
-    """The whole page as a string."""
+def html_report(report: Report, charts: list[Chart]) -> str:
+    """The whole page as a string, with `charts` (from charts.render_charts) inline."""
     title = "scoutlab " + report.command + ": " + " vs ".join(v.label for v in report.variants)
     parts = [
         "<!DOCTYPE html>",
@@ -39,18 +39,18 @@ def html_report(report: Report) -> str:
     parts.append(_table(report))
     parts += [f"<p>{escape(line)}</p>" for line in notes(report)]
     parts.append("<h2>Charts</h2>")
-    for _, caption, figure in figures(report):
-        data = base64.b64encode(png_bytes(figure)).decode("ascii")
-        parts.append(f'<figure><img alt="{escape(caption)}" src="data:image/png;base64,{data}">'
-                     f"<figcaption>{escape(caption)}</figcaption></figure>")
+    for chart in charts:
+        data = base64.b64encode(chart.png).decode("ascii")
+        parts.append(f'<figure><img alt="{escape(chart.title)}" src="data:image/png;base64,{data}">'
+                     f"<figcaption>{escape(chart.title)}</figcaption></figure>")
     parts.append("<p>Metric definitions: docs/metrics.md in the scoutlab repository.</p>")
     parts.append("</body></html>")
     return "\n".join(parts)
 
 
-def write_report(report: Report, path: str | Path) -> Path:
+def write_report(report: Report, charts: list[Chart], path: str | Path) -> Path:
     path = Path(path)
-    path.write_text(html_report(report), encoding="utf-8")
+    path.write_text(html_report(report, charts), encoding="utf-8")
     return path
 
 

@@ -132,7 +132,7 @@ def build_report(command: str, outcome: Outcome, rules: list[Rules]) -> Report:
         est_b = {x.key: x for x in variants[k].estimates}
         found = differences([m for m in metrics if m.key in est_a], outcome.tallies[0], outcome.tallies[k],
                             est_a, est_b, outcome.pairs[pair_index] if pair_index is not None else None,
-                            first.players == e.players)
+                            (first.players, e.players))
         comparisons.append(Comparison(variants[0].label, variants[k].label, pair_index is not None, why, found))
         rows += found
     # One family for Holm: every test this run reports.

@@ -1,0 +1,114 @@
+"""`scoutlab simulate` and `scoutlab compare` end to end, on small runs."""
+
+import csv
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from scoutlab.cli import main
+from scoutlab.sim.layout import format_interval, format_value
+
+PNG = b"\x89PNG\r\n\x1a\n"
+QUICK = ["--games", "20", "--workers", "1", "--strong", "none"]
+
+
+def test_simulate_prints_what_ran_and_a_table(capsys):
+    assert main(["simulate", "two-player", *QUICK, "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("simulate two-player (2p) [random]: 20 games, seed 3, 1 worker (inline)")
+    for label in ("P1 win rate", "seat fairness", "round ends: next player stuck", "drama (CardStock)",
+                  "branching factor", "scouts per round", "winner's margin"):
+        assert label in out
+
+
+def test_simulate_json_and_csv(tmp_path, capsys):
+    json_path, csv_path = tmp_path / "run.json", tmp_path / "run.csv"
+    code = main(["simulate", "official:4", *QUICK, "--bots", "greedy,random,random,random",
+                 "--json", str(json_path), "--csv", str(csv_path)])
+    assert code == 0
+    data = json.loads(json_path.read_text())
+    (variant,) = data["variants"]
+    assert variant["players"] == 4 and variant["games"] == 20
+    assert variant["bots"] == ["greedy", "random", "random", "random"]
+    wins = [e for e in variant["estimates"] if e["key"].startswith("win.")]
+    assert len(wins) == 4 and sum(e["value"] for e in wins) == pytest.approx(1.0)
+    rows = list(csv.DictReader(io.StringIO(csv_path.read_text())))
+    assert {r["key"] for r in rows} == {e["key"] for e in variant["estimates"]}
+    assert all(r["kind"] == "estimate" and r["variant"] == "official (4p)" for r in rows)
+
+
+def test_json_to_standard_output_is_only_json(capsys):
+    assert main(["simulate", "two-player", *QUICK, "--json", "-"]) == 0
+    captured = capsys.readouterr()
+    data = json.loads(captured.out)
+    assert data["command"] == "simulate"
+    assert "simulate two-player" in captured.err
+
+
+def test_compare_with_report_and_plots(tmp_path, capsys):
+    report, plots = tmp_path / "report.html", tmp_path / "plots"
+    code = main(["compare", "official", "two-player", "--games", "24", "--workers", "2", "--strong", "greedy",
+                 "--advantage-games", "6", "--report", str(report), "--plots", str(plots),
+                 "--json", str(tmp_path / "c.json")])
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "unpaired: player counts differ (3 vs 2)" in out
+    assert "Holm-Bonferroni" in out
+    pngs = sorted(p.name for p in plots.iterdir())
+    assert pngs == ["end_reasons.png", "round_lengths.png", "scores.png", "scout_timing.png", "win_rates.png"]
+    assert all((plots / name).read_bytes().startswith(PNG) for name in pngs)
+
+    page = report.read_text()
+    assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
+    assert page.count('src="data:image/png;base64,') == 5
+    data = json.loads((tmp_path / "c.json").read_text())
+    official = {e["key"]: e for e in data["variants"][0]["estimates"]}
+    for key in ("win.0", "turns", "advantage"):
+        e = official[key]
+        assert format_value(e["value"], e["unit"]) in page
+        assert format_interval(e["low"], e["high"], e["unit"]) in page
+    diff = data["comparisons"][0]["rows"][0]
+    assert format_interval(diff["low"], diff["high"], diff["unit"]) in page
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["simulate", "no-such-variant", "--games", "5"], "no-such-variant"),
+    (["simulate", "official", "--players", "2", "--games", "5"], "is for 3, 4, 5 players, not 2"),
+    (["simulate", "official", "--bots", "nobot", "--games", "5"], "unknown bot 'nobot'"),
+    (["simulate", "official", "--games", "0"], "--games must be at least 1"),
+    (["simulate", "official", "--games", "5", "--strong", "nobot"], "unknown bot 'nobot'"),
+    (["simulate", "official", "--games", "5", "--address", "ray://x:1"], "--address is for the ray backend"),
+    (["compare", "official", "--games", "5"], "at least two variants"),
+    (["compare", "official", "two-player", "--bots", "random,random,random", "--games", "5"],
+     "2 players need 2 bots"),
+])
+def test_bad_input_is_one_line_without_traceback(argv, message, capsys):
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert message in err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_ctrl_c_in_a_terminal_reports_what_finished():
+    """A real SIGINT to the whole process group, as a terminal sends it, mid-run on two workers."""
+    command = [sys.executable, "-m", "scoutlab.cli", "simulate", "two-player", "--games", "1000000",
+               "--workers", "2", "--strong", "none"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True)
+    try:
+        time.sleep(4)
+        os.killpg(process.pid, signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    assert process.returncode == 130, err
+    assert "Traceback" not in err
+    assert "(interrupted)" in out and "Interrupted: the numbers below cover the first" in out
+    assert "P1 win rate" in out
