@@ -8,13 +8,17 @@ hooks (results cached, since those hooks are pure).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from .actions import Codec
+from . import builtin
+from .events import Event
 from .cards import MASK, SHIFT, full_deck, identity, parse_card
 from .hookspecs import EndCondition, ShowInfo
 from .plugin_host import PluginError, implementers, make_manager
-from .shows import ShowNode, active_set_key, append_builtin_shows, append_general_shows, builtin_key
+from .shows import (
+    ShowNode, active_set_key, append_builtin_shows, append_general_shows, builtin_key, builtin_kind, builtin_show_domain,
+)
 
 if TYPE_CHECKING:
     from .spec import Spec
@@ -84,15 +88,41 @@ class Rules:
             raise SpecError(problems)
         self.end_conditions: list[tuple[str, EndCondition]] = [(n, offered[n]) for n in doc["end_conditions"]]
 
-        # Only the built-in rules rank shows: use integer keys and skip the hooks entirely.
-        self.builtin_shows: bool = implementers(self.plugins, "scoutlab_classify_show") == ["builtin"] and (
-            implementers(self.plugins, "scoutlab_show_beats") == ["builtin"]
-        )
+        # When only the built-in rules answer the show hooks, use integer keys and skip the hooks.
+        self.builtin_shows: bool = self._shows_are_builtin()
         self._root = ShowNode((), "set")  # the trie of classified shows (plugin path)
         self.scores_hooked: bool = implementers(self.plugins, "scoutlab_score_round") != []
         self.observed: bool = implementers(self.plugins, "scoutlab_game_event") != []
-        # Plugin code may raise mid-action: then `apply` keeps an undo snapshot (builtin alone needs none).
-        self.guarded: bool = len(self.plugins.get_plugins()) > 1
+        # Observers, called after every action in registration order, as pluggy would (LIFO).
+        self.observers = [_observer(impl) for impl in self.plugins.hook.scoutlab_game_event.get_hookimpls()[::-1]]
+        # Plugin code that runs mid-action may raise: then `apply` keeps an undo snapshot.
+        self.guarded: bool = (
+            not self.builtin_shows
+            or self.scores_hooked
+            or self.observed
+            or any(condition != builtin.scoutlab_end_conditions().get(name) for name, condition in self.end_conditions)
+        )
+
+    def _shows_are_builtin(self) -> bool:
+        """Whether the built-in rules alone classify and compare shows in this deck.
+
+        True when no plugin implements the show hooks, or when every plugin that does
+        defers (answers None) to every question the engine could ask with these numbers:
+        then the fast integer keys give exactly the answers the hooks would.
+        """
+        hooks = self.plugins.hook
+        classify = [i for i in hooks.scoutlab_classify_show.get_hookimpls() if i.plugin_name != "builtin"]
+        beats = [i for i in hooks.scoutlab_show_beats.get_hookimpls() if i.plugin_name != "builtin"]
+        if not classify and not beats:
+            return True
+        shows, extensions = builtin_show_domain(self.lowest, self.highest)
+        infos = [ShowInfo(values, builtin_kind(values)) for values in shows]
+        try:
+            return all(
+                _call(impl, values=values) is None for impl in classify for values in shows + extensions
+            ) and all(_call(impl, show=show, active=active) is None for impl in beats for show in infos for active in infos)
+        except Exception:
+            return False  # a plugin that fails here will be reported, with its position, during play
 
     def _removed(self, removal: dict[str, Any]) -> list[int]:
         cards = {identity(parse_card(text)) for text in removal.get("cards", [])}
@@ -176,6 +206,17 @@ class Rules:
         if not cards:
             return None
         return self.show_node(tuple(c >> SHIFT for c in cards))
+
+
+def _observer(impl) -> Callable[[Event, "GameState"], None]:
+    """An observer hook implementation as a plain function of (event, state)."""
+    function, names = impl.function, impl.argnames
+    return lambda event, state: function(*[event if name == "event" else state for name in names])
+
+
+def _call(impl, **kwargs: Any) -> Any:
+    """Call one hook implementation as pluggy would: with the arguments it names."""
+    return impl.function(*[kwargs[name] for name in impl.argnames])
 
 
 def _unknown_condition(name: str, offered: dict[str, EndCondition]) -> str:

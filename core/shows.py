@@ -38,6 +38,29 @@ def builtin_kind(values: tuple[int, ...] | list[int]) -> str:
     return "invalid"
 
 
+def builtin_show_domain(lowest: int, highest: int) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]]]:
+    """Every show the built-in rules accept with these numbers, and every one-card extension of one.
+
+    These are all the questions the engine can ask the show hooks: it grows shows card by
+    card from a single card and stops at the first that is no show. A set can be no longer
+    than the cards carrying its number, a run no longer than the numbers there are.
+    """
+    numbers = range(lowest, highest + 1)
+    longest = highest - lowest + 1
+    shows: list[tuple[int, ...]] = []
+    extensions: list[tuple[int, ...]] = []
+    grow = [(v,) for v in numbers]
+    while grow:
+        values = grow.pop()
+        if builtin_kind(values) == "invalid":
+            extensions.append(values)
+            continue
+        shows.append(values)
+        if len(values) <= longest:
+            grow.extend(values + (v,) for v in numbers)
+    return shows, extensions
+
+
 def builtin_key(values: tuple[int, ...] | list[int]) -> int | None:
     """The strength key of a valid show under the official order, or None when it is no show."""
     kind = builtin_kind(values)

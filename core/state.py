@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from .actions import FLIP, KEEP, SHOW_BASE, Flip, Scout, ScoutShow, Show, format_action
 from .cards import SHIFT, flipped, format_hand
+from .events import Event
 from .hookguard import HookError
 from .shows import SINGLE_KEY, append_builtin_insertion_shows, append_builtin_shows
 
@@ -248,27 +249,32 @@ class GameState:
             raise
 
     # How `_apply` changes each list field, which says how to undo it: lists it changes in place
-    # are copied (lists of lists two levels deep), lists it only appends to are cut back, lists it
-    # only rebinds are kept. tests/test_plugin_management.py fails on a list field missing here.
-    _CHANGED = ("hands", "captured", "active", "chips_received", "chips_held", "scout_show_chips", "totals")
+    # are copied (of the per-seat lists only the acting seat's own changes in place), lists it
+    # only appends to are cut back, lists it only rebinds are kept.
+    # tests/test_plugin_management.py fails on a list field missing here.
+    _PER_SEAT = ("hands", "captured")
+    _CHANGED = _PER_SEAT + ("active", "chips_received", "chips_held", "scout_show_chips", "totals")
     _GROWING = ("history", "deals", "round_ends")
     _REBOUND = ("_legal", "_pool", "set_aside", "removed")
 
-    def _snapshot(self) -> tuple[dict, dict]:
+    def _snapshot(self) -> tuple[dict, tuple[int, ...]]:
         """What `_restore` needs to undo `_apply`: the fields, and the lengths of the growing lists.
 
         Not the rng: it is drawn only to deal a new round, the last step of an action, after
         every hook has run (tests/test_plugin_management.py checks that its state is kept).
         """
-        saved = dict(vars(self))
-        for key in self._CHANGED:
-            value = saved[key]
-            saved[key] = [list(v) for v in value] if value and isinstance(value[0], list) else list(value)
-        return saved, {key: len(saved[key]) for key in self._GROWING}
+        saved = vars(self).copy()
+        seat = self.to_act
+        for key in self._PER_SEAT:
+            lists = saved[key] = list(saved[key])
+            lists[seat] = list(lists[seat])
+        for key in self._CHANGED[len(self._PER_SEAT):]:
+            saved[key] = list(saved[key])
+        return saved, (len(self.history), len(self.deals), len(self.round_ends))
 
-    def _restore(self, snapshot: tuple[dict, dict]) -> None:
+    def _restore(self, snapshot: tuple[dict, tuple[int, ...]]) -> None:
         saved, lengths = snapshot
-        for key, length in lengths.items():
+        for key, length in zip(self._GROWING, lengths):
             del saved[key][length:]
         vars(self).clear()
         vars(self).update(saved)
@@ -412,9 +418,10 @@ class GameState:
         return scores
 
     def _observe(self, kind: str, **data) -> None:
-        from .events import Event
-
-        self.rules.plugins.hook.scoutlab_game_event(event=Event(kind, self.round, data), state=self)
+        """Tell the observers; called directly, as pluggy would, since this runs after every action."""
+        event = Event(kind, self.round, data)
+        for observe in self.rules.observers:
+            observe(event, self)
 
     @property
     def is_over(self) -> bool:

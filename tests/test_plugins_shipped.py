@@ -264,16 +264,37 @@ def test_no_exemption_charges_the_last_show_owner(official):
 def test_noop_changes_nothing_but_makes_every_hook_run(official):
     text = "extends: official\nname: official-noop\nplugins: [noop]\n"
     hooked = Rules(load_spec_text(text, "noop.yaml"))
-    assert official.builtin_shows and not hooked.builtin_shows
-    assert hooked.scores_hooked and hooked.observed
-    # The two paths may list legal actions in different orders, so replay one game under both.
+    # noop's show hooks defer on every question this deck allows, so the compiler keeps the fast path...
+    assert official.builtin_shows and hooked.builtin_shows
+    assert hooked.scores_hooked and hooked.observed and hooked.guarded
+    # ...and forced through the hooks instead, they agree with it. The two paths may list legal
+    # actions in different orders, so replay one game under both.
+    forced = Rules(load_spec_text(text, "noop.yaml"))
+    forced.builtin_shows = False
     game = random_game(official, seed=0)
-    plain, same = official.new_game(4, 0), hooked.new_game(4, 0)
+    plain, same = official.new_game(4, 0), forced.new_game(4, 0)
     for _, _, code in game.history:
         assert sorted(plain.legal_actions()) == sorted(same.legal_actions())
         plain.apply(code)
         same.apply(code)
     assert same.is_over and same.totals == plain.totals == game.totals
+
+
+def test_a_show_hook_that_answers_anywhere_in_the_deck_keeps_the_hook_path():
+    from scoutlab.hookspecs import hookimpl
+    from scoutlab.testing import installed_plugin
+
+    class LateAnswer:
+        """Defers everywhere but on one run the built-in rules also accept: the fast path would miss it."""
+
+        @hookimpl
+        def scoutlab_show_beats(self, show, active):
+            return False if show.values == (8, 9, 10) else None
+
+    with installed_plugin("late-answer", LateAnswer()):
+        rules = Rules(load_spec_text("extends: official\nname: late\nplugins: [late-answer]\n", "late.yaml"))
+    assert not rules.builtin_shows
+    assert rules.beats((8, 9, 10), (1, 2, 3)) is False
 
 
 def test_noop_implements_every_hook():
