@@ -94,6 +94,8 @@ class Match:
     def apply(self, code: int) -> str:
         """Play `code` for the seat to act (IllegalAction if it may not); returns its notation."""
         state = self.state
+        if code not in state.legal_actions():
+            raise IllegalAction(state.explain(code))  # before reading the move: it may name cards that are not there
         entry = _public_entry(state, code)
         ends = len(state.round_ends)
         state.apply(code)
