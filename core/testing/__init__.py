@@ -1,24 +1,49 @@
 """Test helpers for plugin and variant authors: the guarantees the shipped variants get, for yours.
 
-    from scoutlab.testing import check_invariants, installed_plugin, rules_with
+    from scoutlab.testing import check_invariants, installed_plugin, rules_with, run_scenario_file
 
     def test_my_variant_keeps_the_invariants():
         check_invariants("my-variant.yaml", games=5)
 
-Also a pytest plugin (entry point `pytest11`), so once scoutlab is installed these fixtures
-exist in every test: `scoutlab_rules`, `scoutlab_install_plugin`, `scoutlab_position`.
+    def test_my_rules_cases():
+        assert run_scenario_file("scenarios/my-rule.yaml")
+
+- `installed_plugin(name, plugin)`: use a plugin object under a name before it is installed.
+- `rules_with(base, plugins, **changes)`: compile a spec extending a variant, from Python.
+- `load_position(path_or_text)`: a game state from a position (docs/positions.md).
+- `run_scenario_file(path)`: rules cases as data, the format of tests/scenarios/*.yaml.
+- `check_invariants(spec, players, games)`: the engine's invariants over random games.
+
+scoutlab.testing is also a pytest plugin (entry point `pytest11`): wherever scoutlab is
+installed, tests can ask for the fixtures `scoutlab_install_plugin`, `scoutlab_rules` and
+`scoutlab_position`.
 """
 
-from .invariants import InvariantReport, check_invariants, check_step, fingerprint, random_game
-from .plugins import LocalEntryPoint, installed_plugin, rules_with
+from importlib import import_module
+from typing import Any
 
-__all__ = [
-    "InvariantReport",
-    "LocalEntryPoint",
-    "check_invariants",
-    "check_step",
-    "fingerprint",
-    "installed_plugin",
-    "random_game",
-    "rules_with",
-]
+# Where each name lives. Imported on first use: pytest loads this package (for its fixtures)
+# in every test run wherever scoutlab is installed, and should not pay for the engine there.
+_HOMES = {
+    "InvariantReport": "invariants",
+    "check_invariants": "invariants",
+    "check_step": "invariants",
+    "fingerprint": "invariants",
+    "random_game": "invariants",
+    "LocalEntryPoint": "plugins",
+    "installed_plugin": "plugins",
+    "rules_with": "plugins",
+    "load_scenario_file": "scenarios",
+    "run_scenario_file": "scenarios",
+    "load_position": "..position",
+}
+
+__all__ = sorted(_HOMES)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _HOMES:
+        raise AttributeError(f"module 'scoutlab.testing' has no attribute {name!r}")
+    home = _HOMES[name]
+    module = import_module(home, __name__) if home.startswith(".") else import_module(f"{__name__}.{home}")
+    return getattr(module, name)
