@@ -80,6 +80,8 @@ class Codec:
         return base + show.start * self.width + show.length - 1
 
     def encode(self, action: Action) -> int:
+        """The code of an action; NotationError if it names positions no hand can have."""
+        self._check_fits(action)
         if isinstance(action, Flip):
             return FLIP if action.flip else KEEP
         if isinstance(action, Show):
@@ -87,6 +89,15 @@ class Codec:
         if isinstance(action, Scout):
             return self.scout(*action)
         return self.scout_show(*action.scout, action.show)
+
+    def _check_fits(self, action: Action) -> None:
+        # Codes are mixed-radix numbers: a position past `width` would spill into another action.
+        show = action if isinstance(action, Show) else action.show if isinstance(action, ScoutShow) else None
+        scout = action if isinstance(action, Scout) else action.scout if isinstance(action, ScoutShow) else None
+        if show is not None and not (0 <= show.start and 1 <= show.length and show.start + show.length <= self.width):
+            raise NotationError(f"{format_action(action)!r}: no hand holds more than {self.width} cards")
+        if scout is not None and not 0 <= scout.gap <= self.width:
+            raise NotationError(f"{format_action(action)!r}: no hand has a gap {scout.gap}; gaps run from 0 to {self.width}")
 
     def decode(self, code: int) -> Action:
         if not 0 <= code < self.size:

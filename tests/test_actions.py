@@ -72,3 +72,9 @@ def test_code_blocks_are_laid_out_as_documented():
     assert CODEC.scout_show(RIGHT, True, 45, None) == CODEC.size - 1
     with pytest.raises(ValueError, match="outside"):
         CODEC.decode(CODEC.size)
+
+
+@pytest.mark.parametrize("text", ["show 1-46", "show 46", "scout left 46", "scout right 3 show 40-46"])
+def test_positions_no_hand_can_have_are_refused_not_wrapped_into_other_codes(text):
+    with pytest.raises(NotationError, match="no hand"):
+        CODEC.encode(parse_action(text))
