@@ -102,6 +102,14 @@ class Codec:
     def decode(self, code: int) -> Action:
         if not 0 <= code < self.size:
             raise ValueError(f"action code {code} is outside 0..{self.size - 1}")
+        action = self._decode(code)
+        try:
+            self._check_fits(action)
+        except NotationError:
+            raise ValueError(f"action code {code} is unused: its show runs past the largest hand") from None
+        return action
+
+    def _decode(self, code: int) -> Action:
         if code < SHOW_BASE:
             return Flip(code == FLIP)
         if code < self.scout_base:

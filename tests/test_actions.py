@@ -14,7 +14,11 @@ CODEC = Codec(45)  # the official deck: a hand can hold at most all 45 cards
 @settings(max_examples=3000)
 @given(st.integers(min_value=0, max_value=CODEC.size - 1))
 def test_every_code_round_trips_through_the_notation(code):
-    action = CODEC.decode(code)
+    try:
+        action = CODEC.decode(code)
+    except ValueError as exc:  # a show from position i holds at most width - i cards: such codes are unused
+        assert "unused" in str(exc)
+        return
     assert CODEC.encode(parse_action(format_action(action))) == code
 
 
