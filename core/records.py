@@ -16,6 +16,7 @@ playthrough files the tests diff (tests/playthroughs/).
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import os
 import sys
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
 
 RECORD_VERSION = 1
 RECORD_SCHEMA_ID = f"https://scoutlab.dev/schemas/record/{RECORD_VERSION}.json"
-# RoundEnd fields compared on replay, in the order a reader would check them.
+# RoundEnd fields kept in a record and compared on replay, in the order a reader would check them.
 END_FIELDS = ("reason", "exempt", "scores", "captured", "chips_received", "chips_held", "cards_in_hand", "turns")
 MAX_PROBLEMS = 10  # a badly broken file lists this many problems, then a count
 
@@ -191,24 +192,23 @@ def _listing(problems: list[str]) -> str:
 
 def rules_from_record(record: dict[str, Any], source: str = "<record>") -> "Rules":
     """Compile the record's embedded variant; a variant this scoutlab cannot play raises RecordError."""
-    key = json.dumps(record["variant"], sort_keys=True)
-    if key not in _RULES:
-        import yaml
+    from .spec import SpecError
 
-        from .rules import Rules
-        from .spec import SpecError, load_spec_text
-
-        try:
-            rules = Rules(load_spec_text(yaml.safe_dump(record["variant"]), filename="variant"))
-        except SpecError as exc:
-            problems = [f"{source}: $.variant{p.path[1:]}: {p.message}" for p in exc.problems]
-            raise RecordError(_listing(problems)) from None
-        _RULES.clear()  # one variant at a time is the common case; keep memory flat
-        _RULES[key] = rules
-    return _RULES[key]
+    try:
+        return _compiled(json.dumps(record["variant"], sort_keys=True))
+    except SpecError as exc:
+        problems = [f"{source}: $.variant{p.path[1:]}: {p.message}" for p in exc.problems]
+        raise RecordError(_listing(problems)) from None
 
 
-_RULES: dict[str, "Rules"] = {}
+@functools.lru_cache(maxsize=16)  # Rules are read-only, so games of one variant share them
+def _compiled(variant_json: str) -> "Rules":
+    import yaml
+
+    from .rules import Rules
+    from .spec import load_spec_text
+
+    return Rules(load_spec_text(yaml.safe_dump(json.loads(variant_json)), filename="variant"))
 
 
 def replay_record(record: dict[str, Any], source: str = "<record>") -> ReplayResult:
@@ -245,9 +245,10 @@ def _first_divergence(state: "GameState", record: dict[str, Any]) -> Divergence 
             "$.rounds",
             f"the record stops after round {len(record['rounds'])}, but the game has {state.rounds} rounds (missing rounds)",
         )
-    for name, replayed in (("totals", list(state.totals)), ("winners", state.winners())):
-        if record[name] != replayed:
-            return Divergence(f"$.{name}", f"{name} differ: the record has {record[name]}, the replay {replayed}")
+    if record["totals"] != state.totals:
+        return Divergence("$.totals", f"final totals: the record has {_shown('totals', record['totals'])}, the replay {_shown('totals', state.totals)}")
+    if record["winners"] != state.winners():
+        return Divergence("$.winners", f"winners: the record has {_shown('winners', record['winners'])}, the replay {_shown('winners', state.winners())}")
     return None
 
 
@@ -258,8 +259,11 @@ def _deal_divergence(state: "GameState", deal: list[list[str]], at: str, index: 
     for seat, (recorded, hand) in enumerate(zip(deal, dealt)):
         replayed = format_hand(hand).split()
         if recorded != replayed:
+            # Point at the first card that differs (or the hand, when only the length does).
+            first = next((i for i, (a, b) in enumerate(zip(recorded, replayed)) if a != b), None)
+            where = f"{at}.deal[{seat}]" if first is None else f"{at}.deal[{seat}][{first}]"
             return Divergence(
-                f"{at}.deal[{seat}]",
+                where,
                 f"round {index + 1}: P{seat + 1}'s hand as dealt differs: the record has {' '.join(recorded)}, "
                 f"seed {state.seed} deals {' '.join(replayed)}",
             )
@@ -300,16 +304,36 @@ def _actions_divergence(state: "GameState", actions: list[dict[str, Any]], at: s
     return None
 
 
+END_LABELS = {
+    "reason": "end reason",
+    "exempt": "seat spared the hand penalty",
+    "scores": "scores",
+    "captured": "captured cards",
+    "chips_received": "Scout chips received",
+    "chips_held": "Scout chips held",
+    "cards_in_hand": "cards left in hand",
+    "turns": "number of turns",
+}
+
+
 def _end_divergence(end: "RoundEnd", recorded: dict[str, Any], at: str, index: int) -> Divergence | None:
     replayed = _end_fields(end)
     for name in END_FIELDS:
         if recorded[name] != replayed[name]:
             return Divergence(
                 f"{at}.{name}",
-                f"round {index + 1}: {name.replace('_', ' ')} differ: the record has {recorded[name]}, "
-                f"the replay {replayed[name]}",
+                f"round {index + 1} {END_LABELS[name]}: the record has {_shown(name, recorded[name])}, "
+                f"the replay {_shown(name, replayed[name])}",
             )
     return None
+
+
+def _shown(name: str, value: Any) -> str:
+    if name == "exempt":
+        return "nobody" if value is None else f"P{value + 1}"
+    if name == "winners":
+        return " ".join(f"P{seat + 1}" for seat in value)
+    return " ".join(map(str, value)) if isinstance(value, list) else str(value)
 
 
 # --------------------------------------------------------------------------- playthroughs
