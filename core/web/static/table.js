@@ -289,7 +289,6 @@
     const flipping = mine && state.phase === "flip";
     $("keep").hidden = $("flip").hidden = !flipping;
     $("show").hidden = !(mine && state.phase === "play" && (!scout || scout.gap !== null));
-    $("show").disabled = !state.legal.shows.length && !scout;
     $("cancel").hidden = !scout;
     if (!mine) say("");
   }
