@@ -313,3 +313,28 @@ def test_every_list_field_of_a_state_says_how_apply_undoes_it():
             state.apply(state.legal_actions()[0])
         lists = {key for key, value in vars(state).items() if isinstance(value, list)}
         assert lists <= known, f"list fields {sorted(lists - known)}: add them to GameState._CHANGED, _GROWING or _REBOUND"
+
+
+# -- the plugin template -----------------------------------------------------------------------------
+
+
+def test_the_plugin_template_hangs_together(clean_env):
+    """Without installing it (CI does that in .ci/run): its entry point names its module, whose
+    plugin makes the template's spec compile and its scenario cases pass."""
+    import importlib.util
+    from pathlib import Path
+
+    from scoutlab.rules import load_rules
+    from scoutlab.testing import run_scenario_file
+
+    tomllib = pytest.importorskip("tomllib")
+    template = Path(__file__).resolve().parent.parent / "templates" / "scoutlab-plugin"
+    project = tomllib.loads((template / "pyproject.toml").read_text())
+    (name, target), = project["project"]["entry-points"]["scoutlab"].items()
+    assert target in project["tool"]["setuptools"]["py-modules"]
+    found = importlib.util.spec_from_file_location(target, template / f"{target}.py")
+    module = importlib.util.module_from_spec(found)
+    found.loader.exec_module(module)
+    with installed_plugin(name, module):
+        assert load_rules(str(template / f"{name}.yaml")).plugins.has_plugin(name)
+        assert run_scenario_file(template / "tests" / "scenarios" / "ones.yaml") == 5
