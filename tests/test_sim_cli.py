@@ -82,6 +82,8 @@ def test_compare_with_report_and_plots(tmp_path, capsys):
     (["simulate", "official", "--players", "2", "--games", "5"], "is for 3, 4, 5 players, not 2"),
     (["simulate", "official", "--bots", "nobot", "--games", "5"], "unknown bot 'nobot'"),
     (["simulate", "official", "--games", "0"], "--games must be at least 1"),
+    (["simulate", "official", "--workers", "0"], "--workers must be at least 1"),
+    (["simulate", "official", "--advantage-games", "-1"], "--advantage-games must be 0 or more"),
     (["simulate", "official", "--games", "5", "--strong", "nobot"], "unknown bot 'nobot'"),
     (["simulate", "official", "--games", "5", "--address", "ray://x:1"], "--address is for the ray backend"),
     (["compare", "official", "--games", "5"], "at least two variants"),

@@ -4,7 +4,7 @@ Each later variant is compared with the first. Where two variants deal the same 
 to the same number of players, they play the same deals and the differences are
 paired game by game; otherwise the output says they are unpaired and why. With no
 options, `scoutlab compare official two-player` runs 2,000 random-bot games of each
-plus 200 strategy-advantage games (about a minute on two cores).
+plus 100 strategy-advantage games with the heuristic bot (about a minute on two free cores).
 """
 
 from __future__ import annotations

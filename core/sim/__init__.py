@@ -25,6 +25,7 @@ from .results import Report, build_report
 from .runner import Plan, chunk_size, entrant, run_plan, total_games
 
 STRONG_BOTS = ("heuristic", "greedy")  # the first that is installed measures strategy advantage
+ADVANTAGE_CAP = 100  # strong bots are slow: by default at most this many strategy-advantage games
 
 Progress = Callable[[int, int], None]  # (games played, games in the run)
 
@@ -57,10 +58,14 @@ def run(
 
     `players` None means the variant's smallest count. `strong` is the bot whose edge over
     random is measured ("auto": heuristic, else greedy; None: skip) in `advantage_games`
-    games per variant (default half of `games`).
+    games per variant (default: half of `games`, at most ADVANTAGE_CAP).
     """
     if games < 1:
         raise ValueError(f"--games must be at least 1, got {games}")
+    if workers is not None and workers < 1:
+        raise ValueError(f"--workers must be at least 1, got {workers}")
+    if advantage_games is not None and advantage_games < 0:
+        raise ValueError(f"--advantage-games must be 0 or more, got {advantage_games}")
     rules = [load_rules(spec) for spec, _ in specs]
     entrants = tuple(entrant(spec, r, players or r.players[0], list(bots))
                      for (spec, players), r in zip(specs, rules))
@@ -69,7 +74,9 @@ def run(
     if strong:
         for e, r in zip(entrants, rules):
             make_bot(strong, r, 0)  # a bad --strong fails now, not in a worker
-    advantage = 0 if not strong else games // 2 if advantage_games is None else min(advantage_games, games)
+    if advantage_games is None:
+        advantage_games = min(games // 2, ADVANTAGE_CAP)
+    advantage = min(advantage_games, games) if strong else 0
     pairs = tuple((0, k) for k in range(1, len(entrants))
                   if deal_difference(rules[0], entrants[0].players, rules[k], entrants[k].players) is None)
     plan = Plan(entrants, games, seed, strong if advantage else None, advantage, pairs)

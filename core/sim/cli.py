@@ -9,9 +9,8 @@ import sys
 from contextlib import contextmanager
 from typing import Iterator
 
+from . import ADVANTAGE_CAP
 from .results import Report
-
-ADVANTAGE_CAP = 200  # strong bots are slow: by default at most this many strategy-advantage games
 
 
 def add_run_arguments(parser: argparse.ArgumentParser, games: int) -> None:
@@ -42,20 +41,13 @@ def run_command(command: str, specs: list[tuple[str, int | None]], args: argpars
 
     if args.json == "-" and args.csv == "-":
         raise ValueError("--json - and --csv - would both write to standard output; give one a file")
-    if args.advantage_games is not None and args.advantage_games < 0:
-        raise ValueError(f"--advantage-games must be 0 or more, got {args.advantage_games}")
-    if args.workers is not None and args.workers < 1:
-        raise ValueError(f"--workers must be at least 1, got {args.workers}")
     from ..bots import split_bots
 
     strong = None if args.strong.lower() in ("none", "") else args.strong
-    advantage = args.advantage_games
-    if advantage is None:
-        advantage = min(args.games // 2, ADVANTAGE_CAP)
     with progress_bar() as progress:
         report = run(command, specs, args.games, bots=split_bots(args.bots), seed=args.seed,
                      workers=args.workers, backend=args.backend, address=args.address,
-                     strong=strong, advantage_games=advantage, progress=progress)
+                     strong=strong, advantage_games=args.advantage_games, progress=progress)
     write_outputs(report, args)
     return 130 if report.interrupted else 0
 
