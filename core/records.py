@@ -340,6 +340,7 @@ def _shown(name: str, value: Any) -> str:
 
 PLAYTHROUGH_SEED = 2024
 PLAYTHROUGH_DIR = Path("tests") / "playthroughs"
+PLAYTHROUGH_ROW = 20  # legal-action counts per line
 
 
 def playthrough_targets() -> list[tuple[str, int]]:
@@ -377,7 +378,9 @@ def playthrough(variant: str, players: int, seed: int = PLAYTHROUGH_SEED) -> str
     for before, _ in replay_steps(state):
         counts.setdefault(before.round, []).append(str(len(before.legal_actions())))
     for round_index, row in counts.items():
-        lines.append(f"  round {round_index + 1}: {' '.join(row)}")
+        for first in range(0, len(row), PLAYTHROUGH_ROW):  # short lines keep a diff small
+            chunk = row[first:first + PLAYTHROUGH_ROW]
+            lines.append(f"  round {round_index + 1}, actions {first + 1}-{first + len(chunk)}: {' '.join(chunk)}")
     return "\n".join(lines) + "\n"
 
 
