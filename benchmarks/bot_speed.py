@@ -3,7 +3,7 @@
 Plays a few games of each bot against itself and times every `act` call:
 
     python benchmarks/bot_speed.py                 # official 4 players and two-player, 2 games each
-    python benchmarks/bot_speed.py --games 5 --bots mcts:iterations=400
+    python benchmarks/bot_speed.py --games 5 --bots mcts:iterations=400,c=0.7 greedy
 """
 
 from __future__ import annotations
@@ -40,12 +40,13 @@ def measure(bot: str, variant: str, players: int, games: int) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bots", default="random,greedy,heuristic,mcts", help="comma-separated bot names")
+    parser.add_argument("--bots", nargs="+", default=["random", "greedy", "heuristic", "mcts"],
+                        help="bot names, with options after a colon (default: all four)")
     parser.add_argument("--games", type=int, default=2, help="games per bot and format")
     args = parser.parse_args(argv)
     print("| bot | variant | players | decisions | decisions/s | mcts iterations/s |")
     print("|---|---|---|---|---|---|")
-    for bot in args.bots.split(","):
+    for bot in args.bots:
         for variant, players in FORMATS:
             m = measure(bot, variant, players, args.games)
             its = f"{m['iterations_per_second']:.0f}" if m["iterations_per_second"] else "-"

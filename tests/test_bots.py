@@ -274,6 +274,10 @@ def test_unknown_options_are_refused_with_the_known_ones(rules_by_name):
         make_bot("mcts:c=wide", rules, 0)
     with pytest.raises(BotError, match="no option"):
         make_bot("greedy:fast=true", rules, 0)
+    with pytest.raises(BotError, match="share, from 0 to 1"):
+        make_bot("mcts:explore=2", rules, 0)
+    with pytest.raises(BotError, match="key=value pairs, not 'fast'"):
+        make_bot("heuristic:fast", rules, 0)
     assert make_bot("mcts:iterations=400,c=1", rules, 0).options["c"] == 1.0
 
 

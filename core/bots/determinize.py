@@ -203,5 +203,6 @@ def copy_state(state: "GameState") -> "GameState":
     twin.totals = list(state.totals)
     twin.round_ends = list(state.round_ends)
     twin.history = list(state.history)
+    twin.deals = list(state.deals)
     twin.set_aside = list(state.set_aside)
     return twin

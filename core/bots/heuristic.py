@@ -122,12 +122,11 @@ class HeuristicBot:
         after = copy_state(sample)
         after.apply(move.code)
         if len(after.round_ends) > len(view.round_ends):
-            return self.margin(view, list(after.round_ends[-1].scores), [0.0] * view.players)
+            return self.margin(view, list(after.round_ends[-1].scores))
         if lookahead and after.to_act == me and after.phase == "play":
             # an extra turn after the scout: the scout is worth the best move it allows
             again = after.view(me)
-            follow = [m for m in self.candidates(again)]
-            return max(self.value(again, after, m, lookahead=False) for m in follow)
+            return max(self.value(again, after, m, lookahead=False) for m in self.candidates(again))
         return self.estimate(view, after, move)
 
     def estimate(self, view: "View", after: "GameState", move: Move) -> float:
@@ -152,9 +151,9 @@ class HeuristicBot:
         mine += self.options["sns_value"] * after.scout_show_chips[me]
         mine += self.options["keep_longest"] * self.reader.plan(tops(move.hand))[1]
         others = [accrued[i] + others_left[i] * penalty * (1 + hold) for i in range(n)]
-        return self.margin(view, [mine if i == me else others[i] for i in range(n)], [0.0] * n)
+        return self.margin(view, [mine if i == me else others[i] for i in range(n)])
 
-    def margin(self, view: "View", round_scores: list[float], _unused: list[float]) -> float:
+    def margin(self, view: "View", round_scores: list[float]) -> float:
         """My round score minus the others' mean; in the last round, my total minus the best other total."""
         me = view.seat
         others = [i for i in range(view.players) if i != me]

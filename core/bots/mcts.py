@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..actions import SHOW_BASE
 from ..cards import SHIFT, flipped
+from . import BotError
 from .determinize import Knowledge, Sampler
 from .heuristic import HeuristicBot
 from .options import bot_options, positive
@@ -70,7 +71,7 @@ class MctsBot:
         for key in ("seconds", "c", "explore"):
             positive(self.name, key, self.options[key], allow_zero=True)
         if self.options["explore"] > 1:
-            positive(self.name, "explore", -1.0)  # reports the bound; explore is a share
+            raise BotError(f"bot 'mcts': option explore={self.options['explore']!r} is a share, from 0 to 1")
         self.rules = rules
         self.rng = rng
         # The heuristic proposes root moves and makes the round-start flip choice.

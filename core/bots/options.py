@@ -13,6 +13,8 @@ def bot_options(bot: str, given: dict[str, Any], defaults: dict[str, Any]) -> di
     Numbers may be given as ints where a float is expected (`c=1` is `c=1.0`).
     """
     unknown = sorted(set(given) - set(defaults))
+    if "arg" in unknown:  # parse_bot's name for a leading part that is not key=value
+        raise BotError(f"bot {bot!r} takes options as key=value pairs, not {given['arg']!r}")
     if unknown:
         known = ", ".join(f"{k} (default {v})" for k, v in defaults.items()) or "none"
         raise BotError(f"bot {bot!r} has no option {', '.join(map(repr, unknown))}; known options: {known}")
