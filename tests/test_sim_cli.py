@@ -87,6 +87,8 @@ def test_compare_with_report_and_plots(tmp_path, capsys):
     (["simulate", "official", "--games", "5", "--strong", "nobot"], "unknown bot 'nobot'"),
     (["simulate", "official", "--games", "5", "--address", "ray://x:1"], "--address is for the ray backend"),
     (["compare", "official", "--games", "5"], "at least two variants"),
+    (["simulate", "official", "--games", "5", "--report", "/no/such/folder/r.html"], "there is no folder"),
+    (["simulate", "official", "--games", "5", "--json", "-", "--csv", "-"], "would both write"),
     (["compare", "official", "two-player", "--bots", "random,random,random", "--games", "5"],
      "2 players need 2 bots"),
 ])
@@ -95,6 +97,20 @@ def test_bad_input_is_one_line_without_traceback(argv, message, capsys):
     err = capsys.readouterr().err
     assert message in err
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_plots_into_a_file_is_refused_before_the_run(tmp_path, capsys):
+    taken = tmp_path / "taken"
+    taken.write_text("")
+    assert main(["simulate", "official", "--games", "100000", "--plots", str(taken)]) == 1
+    assert "it is a file, not a folder" in capsys.readouterr().err
+
+
+def test_missing_extras_are_named():
+    from scoutlab.sim import cli
+
+    with pytest.raises(ValueError, match=r"needs no_such_module_xyz: pip install 'scoutlab\[sim\]'"):
+        cli.require_extras(["rich", "no_such_module_xyz"])
 
 
 def test_ctrl_c_in_a_terminal_reports_what_finished():

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import csv
+import importlib.util
 import json
 import sys
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Iterator
 
 from . import ADVANTAGE_CAP
@@ -41,6 +43,8 @@ def run_command(command: str, specs: list[tuple[str, int | None]], args: argpars
 
     if args.json == "-" and args.csv == "-":
         raise ValueError("--json - and --csv - would both write to standard output; give one a file")
+    require_extras(["rich", "numpy"] + (["matplotlib"] if args.plots or args.report else []))
+    check_outputs(args)  # before the run, so a typo in a path does not cost the run
     from ..bots import split_bots
 
     strong = None if args.strong.lower() in ("none", "") else args.strong
@@ -79,6 +83,24 @@ def write_outputs(report: Report, args: argparse.Namespace) -> None:
         print(f"wrote {path}", file=sys.stderr if machine_stdout else sys.stdout)
 
 
+def require_extras(modules: list[str]) -> None:
+    """Say which optional packages are missing, instead of failing on an import mid-run."""
+    missing = [m for m in modules if importlib.util.find_spec(m) is None]
+    if missing:
+        raise ValueError(f"this needs {', '.join(missing)}: pip install 'scoutlab[sim]'")
+
+
+def check_outputs(args: argparse.Namespace) -> None:
+    """Every output file must have an existing folder, and --plots must not be a file."""
+    for option, path in (("--json", args.json), ("--csv", args.csv), ("--report", args.report)):
+        if path and path != "-":
+            folder = Path(path).absolute().parent
+            if not folder.is_dir():
+                raise ValueError(f"cannot write {option} {path}: there is no folder {folder}")
+    if args.plots and Path(args.plots).exists() and not Path(args.plots).is_dir():
+        raise ValueError(f"cannot write --plots into {args.plots}: it is a file, not a folder")
+
+
 def parse_spec(text: str, players: int | None) -> tuple[str, int | None]:
     """`official:4` -> ("official", 4); `house.yaml` -> ("house.yaml", players)."""
     name, colon, count = text.rpartition(":")
@@ -93,19 +115,28 @@ def progress_bar() -> Iterator:
     if not sys.stderr.isatty():
         yield None
         return
-    from rich.progress import BarColumn, Progress, ProgressColumn, TextColumn, TimeRemainingColumn
+    from rich.progress import BarColumn, Progress, ProgressColumn, TextColumn
     from rich.text import Text
 
-    class Rate(ProgressColumn):
-        def render(self, task):
-            return Text(f"{task.speed:.0f} games/s" if task.speed else "")
+    class RateAndEta(ProgressColumn):
+        """Games so far, the mean rate since the run began, and the time left at that rate."""
 
-    with Progress(TextColumn("simulating"), BarColumn(), TextColumn("{task.completed}/{task.total} games"),
-                  Rate(), TimeRemainingColumn(), transient=True) as bar:
+        def render(self, task):
+            if task.total is None:
+                return Text("starting")
+            rate = task.completed / task.elapsed if task.elapsed and task.completed else 0.0
+            if not rate:
+                return Text(f"0/{task.total} games")
+            left = int((task.total - task.completed) / rate)
+            return Text(f"{task.completed}/{task.total} games  {rate:.0f} games/s  ETA {left // 60}:{left % 60:02d}")
+
+    with Progress(TextColumn("simulating"), BarColumn(), RateAndEta(), transient=True) as bar:
         task = bar.add_task("games", total=None)
 
         def update(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
+            if bar.tasks[0].total is None:
+                bar.reset(task, total=total)  # the clock starts with the games, not with loading
+            bar.update(task, completed=done)
 
         yield update
 
