@@ -100,14 +100,23 @@ class MctsBot:
         opts = self.options
         root = Node(view.seat)
         deadline = time.perf_counter() + opts["seconds"] if opts["seconds"] else None
-        for done in range(opts["iterations"]):
+        budget = opts["iterations"]
+        for done in range(budget):
             if deadline is not None and done and time.perf_counter() > deadline:
+                break
+            if done >= len(root_moves) and self.decided(root, budget - done):
                 break
             self.iterate(sampler.sample(self.rng), root, root_moves)
             self.iterations_done += 1
         # most visited, then the heuristic's order (root_moves is best first)
         return max(root_moves, key=lambda code: (root.children[code].visits if code in root.children else -1,
                                                 -root_moves.index(code)))
+
+    @staticmethod
+    def decided(root: Node, remaining: int) -> bool:
+        """The most visited root move stays so whatever the remaining iterations do: stop early."""
+        first, second = sorted((child.visits for child in root.children.values()), reverse=True)[:2]
+        return first > second + remaining
 
     def iterate(self, state: "GameState", root: Node, root_moves: list[int]) -> None:
         """One determinized descent, expansion, rollout and backup."""
