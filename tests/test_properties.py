@@ -73,19 +73,20 @@ def test_every_shipped_variant_and_player_count_is_covered():
 # --------------------------------------------------------------------------- the turn cap
 
 
-def turn_cap_share(variant: str, players: int, games: int, first_seed: int = 0) -> tuple[int, int]:
-    """(rounds ended by the turn cap, rounds played) over `games` random games."""
-    capped = rounds = 0
+def turn_cap_share(variant: str, players: int, games: int, first_seed: int = 0) -> tuple[int, int, int]:
+    """(rounds ended by the turn cap, rounds played, turns in the longest round) over `games` random games."""
+    capped = rounds = longest = 0
     for seed in range(first_seed, first_seed + games):
         state = random_game(RULES[variant], players, seed)
         rounds += len(state.round_ends)
         capped += sum(end.reason == TURN_CAP for end in state.round_ends)
-    return capped, rounds
+        longest = max([longest] + [end.turns for end in state.round_ends])
+    return capped, rounds, longest
 
 
 @pytest.mark.parametrize(("variant", "players"), TARGETS)
 def test_random_play_rarely_hits_the_turn_cap(variant, players):
-    capped, rounds = turn_cap_share(variant, players, TURN_CAP_GAMES)
+    capped, rounds, _ = turn_cap_share(variant, players, TURN_CAP_GAMES)
     assert capped <= TURN_CAP_LIMIT * rounds, f"{capped} of {rounds} rounds hit the turn cap"
 
 
@@ -143,5 +144,7 @@ def test_a_wrong_score_is_caught():
 if __name__ == "__main__":
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 200
     for variant, players in TARGETS:
-        capped, rounds = turn_cap_share(variant, players, games)
-        print(f"{variant} {players}p: {capped} of {rounds} rounds hit the turn cap ({capped / rounds:.4%})")
+        capped, rounds, longest = turn_cap_share(variant, players, games)
+        cap = RULES[variant].max_turns
+        print(f"{variant} {players}p: {capped} of {rounds} rounds hit the turn cap of {cap} ({capped / rounds:.2%}); "
+              f"longest round {longest} turns")
