@@ -130,3 +130,22 @@ def test_ctrl_c_in_a_terminal_reports_what_finished():
     assert "Traceback" not in err
     assert "(interrupted)" in out and "Interrupted: the numbers below cover the first" in out
     assert "P1 win rate" in out
+
+
+def test_a_run_stopped_before_any_game_still_renders(tmp_path):
+    from scoutlab.rules import load_rules
+    from scoutlab.sim.charts import render_charts
+    from scoutlab.sim.report import html_report
+    from scoutlab.sim.results import build_report
+    from scoutlab.sim.runner import Outcome, Plan, entrant
+    from scoutlab.sim.table import print_report
+    from scoutlab.sim.tally import Tally
+
+    rules = load_rules("official")
+    plan = Plan((entrant("official", rules, 3, ["random"]),), games=50, seed=0, strong="greedy", advantage_games=5)
+    report = build_report("simulate", Outcome(plan, [Tally()], [], 0, True, 0.1, "inline", 1), [rules])
+    out = io.StringIO()
+    print_report(report, out)
+    assert "Interrupted: the numbers below cover the first 0 games." in out.getvalue()
+    assert json.loads(json.dumps(report.to_dict(), allow_nan=False))["games_done"] == 0
+    assert "<table>" in html_report(report, render_charts(report))

@@ -178,6 +178,7 @@ def _scout_timing(report: Report):
     ax.set_xlabel("share of the round gone")
     ax.set_ylabel("share of those actions")
     ax.set_title("When scouts happen in a round")
-    ax.legend(fontsize="small")
+    if ax.get_legend_handles_labels()[0]:  # no scouts at all: nothing to name
+        ax.legend(fontsize="small")
     figure.tight_layout()
     return figure
