@@ -146,7 +146,8 @@ def check_record(record: Any, source: str = "<record>") -> None:
             f"{source}: $.record_version: this scoutlab reads record_version {RECORD_VERSION}; "
             f"the record says {record['record_version']!r}"
         )
-    errors = sorted(_validator().iter_errors(record), key=lambda e: [str(p) for p in e.absolute_path])
+    # In document order: array positions as numbers, so rounds[2] comes before rounds[10].
+    errors = sorted(_validator().iter_errors(record), key=lambda e: [(isinstance(p, str), p) for p in e.absolute_path])
     if errors:
         problems = [f"{source}: {render_path(tuple(e.absolute_path))}: {_reason(e)}" for e in errors]
         raise RecordError(_listing(problems))
@@ -157,14 +158,9 @@ def record_schema() -> dict[str, Any]:
     return json.loads(resources.files("scoutlab.schemas").joinpath("record.schema.json").read_text("utf-8"))
 
 
-_VALIDATOR: jsonschema.protocols.Validator | None = None
-
-
+@functools.cache
 def _validator() -> jsonschema.protocols.Validator:
-    global _VALIDATOR
-    if _VALIDATOR is None:
-        _VALIDATOR = jsonschema.Draft202012Validator(record_schema())
-    return _VALIDATOR
+    return jsonschema.Draft202012Validator(record_schema())
 
 
 def _reason(error: jsonschema.ValidationError) -> str:
@@ -384,8 +380,11 @@ def playthrough(variant: str, players: int, seed: int = PLAYTHROUGH_SEED) -> str
     return "\n".join(lines) + "\n"
 
 
-def regenerate_playthroughs(directory: str | os.PathLike[str] = PLAYTHROUGH_DIR) -> list[Path]:
-    """Rewrite every playthrough file in `directory`; returns the files written."""
+def regenerate_playthroughs(directory: str | os.PathLike[str] = PLAYTHROUGH_DIR) -> tuple[list[Path], list[Path]]:
+    """Rewrite every playthrough file in `directory` and delete those of variants no longer shipped.
+
+    Returns (files written, files removed).
+    """
     folder = Path(directory)
     folder.mkdir(parents=True, exist_ok=True)
     written = []
@@ -393,7 +392,10 @@ def regenerate_playthroughs(directory: str | os.PathLike[str] = PLAYTHROUGH_DIR)
         path = folder / playthrough_name(variant, players)
         path.write_text(playthrough(variant, players), encoding="utf-8")
         written.append(path)
-    return written
+    stale = [path for path in sorted(folder.glob("*p.txt")) if path not in written]
+    for path in stale:
+        path.unlink()
+    return written, stale
 
 
 def main(argv: Iterable[str] | None = None) -> int:
@@ -402,8 +404,14 @@ def main(argv: Iterable[str] | None = None) -> int:
     if not args or args[0] != "regenerate-playthroughs" or len(args) > 2:
         print("usage: python -m scoutlab.records regenerate-playthroughs [DIR]  (default DIR: tests/playthroughs)", file=sys.stderr)
         return 2
-    for path in regenerate_playthroughs(args[1] if len(args) == 2 else PLAYTHROUGH_DIR):
+    if len(args) == 1 and not PLAYTHROUGH_DIR.is_dir():  # a typo'd cwd must not scatter files
+        print(f"no {PLAYTHROUGH_DIR} here: run this from the repository root, or name the folder", file=sys.stderr)
+        return 1
+    written, removed = regenerate_playthroughs(args[1] if len(args) == 2 else PLAYTHROUGH_DIR)
+    for path in written:
         print(f"wrote {path}")
+    for path in removed:
+        print(f"removed {path} (no such shipped variant and player count)")
     return 0
 
 

@@ -51,9 +51,19 @@ def test_a_playthrough_shows_the_deal_every_action_and_the_legal_counts():
     assert tail[0].startswith("  round 1, actions 1-")
 
 
-def test_regenerating_writes_every_file(tmp_path, capsys):
+def test_regenerating_writes_every_file_and_removes_stale_ones(tmp_path, capsys):
+    (tmp_path / "retired-variant-3p.txt").write_text("old\n", encoding="utf-8")
     assert main(["regenerate-playthroughs", str(tmp_path)]) == 0
     written = sorted(p.name for p in tmp_path.iterdir())
     assert written == sorted(playthrough_name(v, n) for v, n in TARGETS)
-    assert capsys.readouterr().out.count("wrote ") == len(TARGETS)
+    out = capsys.readouterr().out
+    assert out.count("wrote ") == len(TARGETS) and "removed " in out and "retired-variant-3p.txt" in out
+    assert (tmp_path / "official-3p.txt").read_text(encoding="utf-8") == playthrough("official", 3)
+
+
+def test_regenerating_needs_a_folder(tmp_path, monkeypatch, capsys):
     assert main(["something-else"]) == 2
+    monkeypatch.chdir(tmp_path)
+    assert main(["regenerate-playthroughs"]) == 1
+    assert "run this from the repository root" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
