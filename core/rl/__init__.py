@@ -1,0 +1,14 @@
+"""SCOUT for reinforcement learning: a PettingZoo AEC environment (extra `rl`; docs/rl.md).
+
+    from scoutlab.rl import env
+    game = env("official", players=4)
+    game.reset(seed=1)
+    for agent in game.agent_iter():
+        obs, reward, terminated, truncated, info = game.last()
+        game.step(None if terminated else game.action_space(agent).sample(obs["action_mask"]))
+"""
+
+from .encoding import Encoding
+from .env import env, raw_env
+
+__all__ = ["Encoding", "env", "raw_env"]

@@ -1,0 +1,139 @@
+"""The fixed-size action and observation encoding of the PettingZoo environment (docs/rl.md).
+
+Actions are the engine's own codes for hands of up to N cards (N = `rules.codec.width`,
+the number of cards in the deck, so no hand can outgrow it), except Scout & Show, whose
+N x N shows per scout would make the space ~375,000 wide. It is split in two decisions
+of the same seat: first the scout ("scout and then show"), then, with the scouted card
+in the hand, the show (or "none", where the spec allows seed 002's fallback).
+
+    0 keep, 1 flip | 2 .. : show (start, length) | scout (end, flip, gap)
+    | scout, then show (end, flip, gap) | none
+
+The observation is one float32 vector, everything as the seat's View has it (never
+another seat's cards): its hand and the active set as N slots of two one-hots (top and
+bottom number), then per seat, starting with the observer's own and going round the
+table, its counts, then the phase, the round and the turn, and where the scouted card
+went while the show of a Scout & Show is still to choose.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..actions import SHOW_BASE
+from ..cards import bottom, flipped, top
+from ..state import FLIPPING, OVER, PLAYING, GameState, View
+
+PHASES = (FLIPPING, PLAYING, OVER)
+SEAT_FEATURES = (
+    "cards in hand", "captured cards", "chips received", "Scout chips held", "Scout & Show chips",
+    "total", "owns the active set", "to act", "starting seat",
+)
+TOTAL_LIMIT = 10_000.0  # totals are clipped to +-this: a plugin's scoring may exceed any honest bound
+
+
+class Encoding:
+    """Actions and observations for one compiled variant and player count."""
+
+    def __init__(self, rules, players: int):
+        codec = self.codec = rules.codec
+        self.players = players
+        self.width = codec.width  # N: hand and active-set slots
+        self.lowest = rules.lowest
+        self.values = rules.highest - rules.lowest + 1  # V: one-hot length of a number
+        self.max_turns = rules.max_turns
+        # Actions: the engine's codes below sns_base, then the Scout & Show scouts, then "none".
+        self.sns_scouts = codec.sns_base
+        self.none = codec.sns_base + codec.scout_count
+        self.size = self.none + 1
+        # Observation layout: [hand | active | seats | phase | round, turn | gap of a pending Scout & Show scout].
+        self.slot = 2 * self.values
+        self.hand_at = 0
+        self.active_at = self.width * self.slot
+        self.seats_at = 2 * self.width * self.slot
+        self.phase_at = self.seats_at + players * len(SEAT_FEATURES)
+        self.progress_at = self.phase_at + len(PHASES)
+        self.gap_at = self.progress_at + 2
+        self.length = self.gap_at + self.width + 1
+        self.low, self.high = self._bounds(rules)
+
+    def _bounds(self, rules) -> tuple[np.ndarray, np.ndarray]:
+        low = np.zeros(self.length, dtype=np.float32)
+        high = np.ones(self.length, dtype=np.float32)
+        limits = (self.width, self.width, self.max_turns, max(rules.scout_chips, 0), max(rules.sns_chips, 0), None, 1, 1, 1)
+        for seat in range(self.players):
+            for i, limit in enumerate(limits):
+                at = self.seats_at + seat * len(SEAT_FEATURES) + i
+                if limit is None:
+                    low[at], high[at] = -TOTAL_LIMIT, TOTAL_LIMIT
+                else:
+                    high[at] = max(limit, 1)
+        return low, high
+
+    # -- actions ------------------------------------------------------------------------------------
+
+    def mask(self, legal: tuple[int, ...] | list[int], pending: int | None) -> np.ndarray:
+        """1 for every legal action of the seat to act; `pending` is its chosen Scout & Show scout, if any."""
+        mask = np.zeros(self.size, dtype=np.int8)
+        codec = self.codec
+        if pending is None:
+            for code in legal:
+                mask[code if code < codec.sns_base else self.sns_scouts + (code - codec.sns_base) // codec.sns_stride] = 1
+            return mask
+        first = codec.sns_base + pending * codec.sns_stride
+        for code in legal:
+            show = code - first
+            if 0 <= show < codec.sns_stride:
+                mask[self.none if show == codec.show_count else SHOW_BASE + show] = 1
+        return mask
+
+    def starts_scout_and_show(self, action: int, pending: int | None) -> bool:
+        return pending is None and self.sns_scouts <= action < self.none
+
+    def engine_code(self, action: int, pending: int | None) -> int:
+        """The engine's action code for an action that completes a turn (see `starts_scout_and_show`)."""
+        if pending is None:
+            return action  # keep, flip, show and scout codes are the engine's own
+        first = self.codec.sns_base + pending * self.codec.sns_stride
+        return first + (self.codec.show_count if action == self.none else action - SHOW_BASE)
+
+    # -- observations -------------------------------------------------------------------------------
+
+    def observe(self, view: View, pending: int | None) -> np.ndarray:
+        """The seat's observation; with a Scout & Show scout pending, the hand and active set after it."""
+        obs = np.zeros(self.length, dtype=np.float32)
+        hand, active = list(view.hand), list(view.active)
+        if pending is not None:
+            scout = self.codec.decode(self.codec.scout_base + pending)  # the same (end, flip, gap) as a plain scout
+            taken = active.pop() if scout.end else active.pop(0)
+            hand.insert(scout.gap, flipped(taken) if scout.flip else taken)
+            obs[self.gap_at + scout.gap] = 1
+        self._cards(obs, self.hand_at, hand)
+        self._cards(obs, self.active_at, active)
+        n = view.players
+        for i in range(n):
+            seat = (view.seat + i) % n
+            values = (
+                view.hand_sizes[seat], view.captured[seat], view.chips_received[seat], view.chips_held[seat],
+                view.scout_show_chips[seat], np.clip(view.totals[seat], -TOTAL_LIMIT, TOTAL_LIMIT),
+                view.active_owner == seat, view.to_act == seat, view.starting_seat == seat,
+            )
+            at = self.seats_at + i * len(SEAT_FEATURES)
+            obs[at:at + len(values)] = values
+        obs[self.phase_at + PHASES.index(view.phase)] = 1
+        obs[self.progress_at] = view.round / view.rounds
+        obs[self.progress_at + 1] = min(view.turn / self.max_turns, 1.0)
+        return obs
+
+    def _cards(self, obs: np.ndarray, at: int, cards: list[int]) -> None:
+        for slot, c in enumerate(cards[: self.width]):
+            base = at + slot * self.slot
+            obs[base + top(c) - self.lowest] = 1
+            obs[base + self.values + bottom(c) - self.lowest] = 1
+
+    def describe(self, action: int, pending: int | None, state: GameState) -> str:
+        """An action in the engine's notation: `show 2-4`, `scout left 1`, `scout right 0, then show ...`."""
+        if self.starts_scout_and_show(action, pending):
+            scout = state.format(self.codec.scout_base + action - self.sns_scouts)
+            return f"{scout}, then show"
+        return state.format(self.engine_code(action, pending))

@@ -1,0 +1,147 @@
+"""SCOUT as a PettingZoo AEC environment, for any variant and player count (docs/rl.md).
+
+Agents are `player_0` .. `player_{n-1}`, seats in the engine's order. Each step is one
+decision of the seat to act: the engine's action, or half of a Scout & Show (see
+encoding.py). Observations are dicts {"observation", "action_mask"}; the mask is all
+zeros for a seat that is not to act. Rewards: "score" (default) gives each agent the
+change of its total, so an agent's rewards over a game add up to its final total;
+"win" gives 1/k to each of k tied winners when the game ends, 0 otherwise.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ..rules import Rules, load_rules
+from ..state import IllegalAction
+from .encoding import Encoding
+
+REWARDS = ("score", "win")
+
+
+def env(variant: str | Rules = "official", players: int = 4, **options) -> AECEnv:
+    """The environment with PettingZoo's usual guards (actions in range, calls in order)."""
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(raw_env(variant, players, **options)))
+
+
+class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped environment
+    """One game of SCOUT per episode; `reset(seed=...)` makes the deal reproducible."""
+
+    metadata = {"render_modes": ["ansi", "human"], "name": "scoutlab_v0", "is_parallelizable": False}
+
+    def __init__(self, variant: str | Rules = "official", players: int = 4, reward: str = "score",
+                 render_mode: str | None = None):
+        super().__init__()
+        self.rules = variant if isinstance(variant, Rules) else load_rules(variant)
+        if players not in self.rules.players:
+            allowed = ", ".join(map(str, self.rules.players))
+            raise ValueError(f"variant {self.rules.name!r} is for {allowed} players, not {players}")
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, not {render_mode!r}")
+        self.players, self.reward, self.render_mode = players, reward, render_mode
+        self.encoding = Encoding(self.rules, players)
+        self.possible_agents = [f"player_{seat}" for seat in range(players)]
+        observation = spaces.Dict({
+            "observation": spaces.Box(self.encoding.low, self.encoding.high, dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, (self.encoding.size,), dtype=np.int8),
+        })
+        # The same space object per agent, every time (PettingZoo seeds them).
+        self.observation_spaces = {agent: observation for agent in self.possible_agents}
+        self.action_spaces = {agent: spaces.Discrete(self.encoding.size) for agent in self.possible_agents}
+        self._seeds = random.Random()
+        self.game = None
+        self.pending: int | None = None  # the Scout & Show scout the seat to act chose, its show still to come
+        self.last_action = ""
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None:
+            self._seeds = random.Random(seed)  # later unseeded resets continue this sequence of deals
+        self.game = self.rules.new_game(self.players, self._seeds.getrandbits(48))
+        self.agents = list(self.possible_agents)
+        self.rewards = {agent: 0.0 for agent in self.agents}
+        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
+        self.terminations = {agent: False for agent in self.agents}
+        self.truncations = {agent: False for agent in self.agents}
+        self.infos = {agent: {} for agent in self.agents}
+        self.pending = None
+        self.last_action = ""
+        self.agent_selection = self.possible_agents[self.game.to_act]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self.possible_agents.index(agent)
+        view = self.game.view(seat)
+        pending = self.pending if seat == self.game.to_act else None
+        return {
+            "observation": self.encoding.observe(view, pending),
+            "action_mask": self.encoding.mask(view.legal, pending),  # view.legal is empty unless the seat acts
+        }
+
+    def step(self, action) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        action = int(action)
+        seat = self.possible_agents.index(agent)
+        if not self.encoding.mask(self.game.legal_actions(), self.pending)[action]:
+            raise IllegalAction(f"{agent}: action {action} is not legal here ({self._why(action)})")
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        self.last_action = f"P{seat + 1} {self.encoding.describe(action, self.pending, self.game)}"
+        if self.encoding.starts_scout_and_show(action, self.pending):
+            self.pending = action - self.encoding.sns_scouts  # the same seat now chooses the show
+        else:
+            before = list(self.game.totals)
+            self.game.apply(self.encoding.engine_code(action, self.pending))
+            self.pending = None
+            self._reward(before)
+            if self.game.is_over:
+                self.terminations = {a: True for a in self.agents}
+            self.agent_selection = self.possible_agents[self.game.to_act]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _reward(self, before: list[int]) -> None:
+        if self.reward == "score":
+            for seat, agent in enumerate(self.possible_agents):
+                self.rewards[agent] = float(self.game.totals[seat] - before[seat])
+        elif self.game.is_over:
+            winners = self.game.winners()
+            for seat, agent in enumerate(self.possible_agents):
+                self.rewards[agent] = 1.0 / len(winners) if seat in winners else 0.0
+
+    def _why(self, action: int) -> str:
+        """The engine's reason where there is one; a half Scout & Show is checked by its halves."""
+        if not 0 <= action < self.encoding.size:
+            return f"actions are 0 to {self.encoding.size - 1}"
+        if self.encoding.starts_scout_and_show(action, self.pending):
+            return "no show can follow that scout, or no Scout & Show chip is left"
+        if self.pending is None and action == self.encoding.none:
+            return "'none' only answers a Scout & Show scout"
+        return self.game.explain(self.encoding.engine_code(action, self.pending))
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        text = f"{self.last_action or 'new game'}\n{self.game!r}"
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
