@@ -2,7 +2,7 @@
 
     from scoutlab.sim import simulate, compare
     report = simulate("official", players=4, games=500, seed=1)
-    report = compare([("official", None), ("two-player", None)], games=2000)
+    report = compare([("official", None), ("two-player", None)], games=3000)
     print(report.describe()); report.to_dict()
 
 Data flows one way: the plan (runner.py) is played in chunks (trace.py plays and
@@ -25,7 +25,7 @@ from .results import Report, build_report
 from .runner import Plan, chunk_size, entrant, run_plan, total_games
 
 STRONG_BOTS = ("heuristic", "greedy")  # the first that is installed measures strategy advantage
-ADVANTAGE_CAP = 100  # strong bots are slow: by default at most this many strategy-advantage games
+ADVANTAGE_CAP = 250  # strong bots are slow: by default at most this many strategy-advantage games
 
 Progress = Callable[[int, int], None]  # (games played, games in the run)
 
@@ -94,7 +94,7 @@ def simulate(variant: str, players: int | None = None, games: int = 1000, **opti
     return run("simulate", [(variant, players)], games, **options)
 
 
-def compare(specs: Sequence[tuple[str, int | None]], games: int = 2000, **options) -> Report:
+def compare(specs: Sequence[tuple[str, int | None]], games: int = 3000, **options) -> Report:
     """Many games of each variant on the same seeds; each later variant against the first."""
     if len(specs) < 2:
         raise ValueError("compare needs at least two variants")
