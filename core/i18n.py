@@ -81,7 +81,12 @@ def catalog(lang: str) -> dict[str, str]:
 
 def gettext_for(lang: str | None) -> Gettext:
     """`_(message, **values)` for a language: the translation of `message`, formatted with `values`."""
-    messages = catalog(normalize(lang))
+    return _gettext(normalize(lang))
+
+
+@lru_cache(maxsize=None)
+def _gettext(lang: str) -> Gettext:
+    messages = catalog(lang)
 
     def _(message: str, **values: Any) -> str:
         text = messages.get(message) or message

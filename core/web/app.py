@@ -14,6 +14,7 @@ from fastapi import FastAPI, Form, Request, UploadFile
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
+from starlette.concurrency import run_in_threadpool
 
 from .. import i18n
 from ..actions import NotationError, parse_action
@@ -213,7 +214,7 @@ def create_app(db_path: str, bot_delay_ms: int = 700) -> FastAPI:
         return {"token": match.token, "url": f"/m/{match.token}", "state": state_of(request, match)}
 
     @app.get("/api/m/{token}")
-    def api_state(request: Request, token: str):
+    async def api_state(request: Request, token: str):
         match = find(token)
         if match is None:
             return error(request, 404, i18n.gettext_for(language(request))("There is no match at this address."))
@@ -269,12 +270,13 @@ def create_app(db_path: str, bot_delay_ms: int = 700) -> FastAPI:
             return {"legal": False, "reason": why_illegal(match.state, code, _)}
 
     @app.post("/api/m/{token}/advance")
-    def api_advance(request: Request, token: str):
+    async def api_advance(request: Request, token: str):
         """Play one bot move if a bot is to act (the page calls this after a short delay)."""
         match = find(token)
         if match is None:
             return error(request, 404, i18n.gettext_for(language(request))("There is no match at this address."))
-        matches.advance(match)
+        # A bot may think for a while (search bots): in a worker thread, so other matches go on.
+        await run_in_threadpool(matches.advance, match)
         return state_of(request, match)
 
     @app.exception_handler(StoreError)

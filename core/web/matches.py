@@ -81,6 +81,7 @@ class Match:
             None if name is None else make_bot(name, rules, bot_seed(seed, s)) for s, name in enumerate(bots)
         ]
         self.log: list[LogEntry] = []
+        self.log_text: dict[object, list[str]] = {}  # the log's lines per language, rendered once each
         self.lock = threading.Lock()  # one move at a time per match
 
     @property

@@ -65,6 +65,13 @@ def log_text(match: Match, entry: LogEntry, _: Gettext) -> str:
     return _("{player} scouts {card} from the left end and shows {cards}.", player=player, card=taken, cards=cards)
 
 
+def log_lines(match: Match, _: Gettext) -> list[str]:
+    """The whole move log in one language; lines already rendered are kept, as they never change."""
+    lines = match.log_text.setdefault(_, [])
+    lines.extend(log_text(match, entry, _) for entry in match.log[len(lines):])
+    return lines
+
+
 def end_reason(match: Match, end: RoundEnd, _: Gettext) -> str:
     """Why a round ended, in the words of the seeds where they have them."""
     known = {
@@ -209,7 +216,7 @@ def match_json(match: Match, _: Gettext) -> dict[str, Any]:
         ],
         "legal": legal_moves(match, view),
         "hints": hints(match, view, _),
-        "log": [log_text(match, entry, _) for entry in match.log],
+        "log": log_lines(match, _),
         "round_ends": [round_end_json(match, end, _) for end in view.round_ends],
         "standings": standings(view) if view.phase == "over" else [],
     }
