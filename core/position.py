@@ -56,10 +56,12 @@ class PositionError(ValueError):
 # --------------------------------------------------------------------------- loading
 
 
-def load_position(path_or_text: str | os.PathLike[str]) -> "GameState":
+def load_position(path_or_text: str | os.PathLike[str], rules: "Rules | None" = None) -> "GameState":
     """A GameState from a position file's path or from position text (YAML); raises PositionError.
 
-    Text is anything with a line break or a colon that is not an existing file.
+    Text is anything with a line break or a colon that is not an existing file. Pass
+    `rules` to reuse compiled rules instead of loading the variant the position names
+    (compiling a spec is the slow part); the position's `variant`, if any, must be theirs.
     """
     if _is_path(path_or_text):
         path = os.fspath(path_or_text)
@@ -69,8 +71,8 @@ def load_position(path_or_text: str | os.PathLike[str]) -> "GameState":
         except (OSError, UnicodeDecodeError) as exc:
             reason = "no such file" if isinstance(exc, FileNotFoundError) else f"cannot read it: {exc}"
             raise PositionError([Problem(path, None, "$", reason)]) from None
-        return _load_text(text, path, os.path.dirname(path))
-    return _load_text(os.fspath(path_or_text), "<position>", None)
+        return _load_text(text, path, os.path.dirname(path), rules)
+    return _load_text(os.fspath(path_or_text), "<position>", None, rules)
 
 
 def _is_path(value: str | os.PathLike[str]) -> bool:
@@ -79,7 +81,7 @@ def _is_path(value: str | os.PathLike[str]) -> bool:
     return bool(value) and "\n" not in value and (os.path.isfile(value) or ":" not in value)
 
 
-def _load_text(text: str, source: str, base_dir: str | None) -> "GameState":
+def _load_text(text: str, source: str, base_dir: str | None, rules: "Rules | None") -> "GameState":
     parsed = yamlsrc.parse(text)
     where = _Where(source, parsed.lines)
     problems = [Problem(source, f.line, render_path(f.path), f.message) for f in parsed.findings]
@@ -87,7 +89,7 @@ def _load_text(text: str, source: str, base_dir: str | None) -> "GameState":
         problems.append(where.problem((), "the position is empty; it needs at least `hands`, one per seat"))
     if problems:
         raise PositionError(problems)
-    return _build(parsed.data, where, base_dir)
+    return _build(parsed.data, where, base_dir, rules)
 
 
 def position_from_data(
@@ -96,13 +98,14 @@ def position_from_data(
     lines: Mapping[JsonPath, int] | None = None,
     at: JsonPath = (),
     base_dir: str | None = None,
+    rules: "Rules | None" = None,
 ) -> "GameState":
     """A GameState from an already-parsed position (e.g. one inline in a scenario file); raises PositionError.
 
     `lines` (from scoutlab.yamlsrc) and `at`, the position's path inside its document,
-    let problems point at the right line of `source`.
+    let problems point at the right line of `source`; `rules` as for `load_position`.
     """
-    return _build(data, _Where(source, lines or {}, at), base_dir)
+    return _build(data, _Where(source, lines or {}, at), base_dir, rules)
 
 
 @dataclass
@@ -128,14 +131,17 @@ class _Where:
             raise PositionError(sorted(self.problems, key=lambda p: p.line or 0))
 
 
-def _build(data: Any, where: _Where, base_dir: str | None) -> "GameState":
+def _build(data: Any, where: _Where, base_dir: str | None, rules: "Rules | None") -> "GameState":
     if not isinstance(data, dict):
         raise PositionError([where.problem((), "a position is a mapping with at least `hands`, one per seat")])
     for path, message in _schema_findings(data):
         where.add(path, message)
     where.check()
     doc = _with_defaults(data)
-    rules = _load_variant(doc["variant"], where, base_dir)
+    if rules is None:
+        rules = _load_variant(doc["variant"], where, base_dir)
+    elif data.get("variant", rules.name) != rules.name:
+        raise PositionError([where.problem(("variant",), f"the position is for variant {data['variant']!r}, but the rules given are {rules.name!r}")])
     setup = _Setup(rules, doc, where)
     where.check()
     return setup.state()
