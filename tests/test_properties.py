@@ -100,7 +100,8 @@ def test_view_fields_are_all_known():
         "hand", "hand_sizes", "active", "active_owner", "chips_received", "chips_held",
         "scout_show_chips", "captured", "totals", "history", "round_ends", "legal",
     }
-    assert {f.name for f in fields(View)} <= known
+    new = sorted({f.name for f in fields(View)} - known)
+    assert not new, f"new View fields {new}: make sure they reveal no hidden card, then list them here"
 
 
 def test_a_lost_card_is_caught():
