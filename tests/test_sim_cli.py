@@ -113,6 +113,21 @@ def test_missing_extras_are_named():
         cli.require_extras(["rich", "no_such_module_xyz"])
 
 
+def _wait_for_workers(pid: int, count: int, timeout: float = 60) -> None:
+    """Wait until the process has `count` child processes (its pool), however loaded the machine is."""
+    children = f"/proc/{pid}/task/{pid}/children"
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with open(children) as f:
+                if len(f.read().split()) >= count:
+                    return
+        except FileNotFoundError:  # the process has not started yet, or has ended
+            pass
+        time.sleep(0.1)
+    raise AssertionError(f"no pool of {count} workers appeared within {timeout} s")
+
+
 def test_ctrl_c_in_a_terminal_reports_what_finished():
     """A real SIGINT to the whole process group, as a terminal sends it, mid-run on two workers."""
     command = [sys.executable, "-m", "scoutlab.cli", "simulate", "two-player", "--games", "1000000",
@@ -120,7 +135,8 @@ def test_ctrl_c_in_a_terminal_reports_what_finished():
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                start_new_session=True)
     try:
-        time.sleep(4)
+        _wait_for_workers(process.pid, 2)
+        time.sleep(1.5)  # the run is under way: the pool is up and games are being played
         os.killpg(process.pid, signal.SIGINT)
         out, err = process.communicate(timeout=60)
     finally:
