@@ -1,9 +1,24 @@
 #!/usr/bin/env bash
-# Set up scoutlab on a fresh machine: a virtual environment in .venv with the project
-# and every optional part (tests, simulator, web, browser tests, RL, Ray) installed.
+# Set up scoutlab on a fresh machine: a virtual environment in .venv with the project and
+# every optional part (tests, simulator, web, browser tests, RL, Ray), plus the Debian
+# packages the browser tests and the example bots use (Chromium, Node.js, jq).
 # Safe to run again: it only installs what is missing.
 set -euo pipefail
 cd "$(dirname "$0")"
+
+missing=()
+command -v chromium >/dev/null || missing+=(chromium)
+command -v node >/dev/null || missing+=(nodejs)
+command -v jq >/dev/null || missing+=(jq)
+if [ ${#missing[@]} -gt 0 ]; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+    else
+        echo "setup.sh: ${missing[*]} missing; the tests that need them will be skipped (apt-get install them as root)" >&2
+    fi
+fi
+
 PYTHON=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
     "$PYTHON" -m venv .venv
