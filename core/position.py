@@ -59,7 +59,7 @@ class PositionError(ValueError):
 def load_position(path_or_text: str | os.PathLike[str], rules: "Rules | None" = None) -> "GameState":
     """A GameState from a position file's path or from position text (YAML); raises PositionError.
 
-    Text is anything with a line break or a colon that is not an existing file. Pass
+    A path names an existing file or ends in .yaml or .yml; anything else is text. Pass
     `rules` to reuse compiled rules instead of loading the variant the position names
     (compiling a spec is the slow part); the position's `variant`, if any, must be theirs.
     """
@@ -78,7 +78,7 @@ def load_position(path_or_text: str | os.PathLike[str], rules: "Rules | None" = 
 def _is_path(value: str | os.PathLike[str]) -> bool:
     if isinstance(value, os.PathLike):
         return True
-    return bool(value) and "\n" not in value and (os.path.isfile(value) or ":" not in value)
+    return "\n" not in value and (os.path.isfile(value) or value.endswith((".yaml", ".yml")))
 
 
 def _load_text(text: str, source: str, base_dir: str | None, rules: "Rules | None") -> "GameState":
@@ -133,7 +133,8 @@ class _Where:
 
 def _build(data: Any, where: _Where, base_dir: str | None, rules: "Rules | None") -> "GameState":
     if not isinstance(data, dict):
-        raise PositionError([where.problem((), "a position is a mapping with at least `hands`, one per seat")])
+        hint = f"; and there is no file named {data!r}" if isinstance(data, str) and "\n" not in data else ""
+        raise PositionError([where.problem((), f"a position is a mapping with at least `hands`, one per seat{hint}")])
     for path, message in _schema_findings(data):
         where.add(path, message)
     where.check()
@@ -271,8 +272,8 @@ class _Setup:
             where.add(("round",), f"round {doc['round']} does not exist: variant {rules.name!r} plays {rounds} rounds with {n} players")
         self.seen: dict[int, str] = {}  # card identity -> where the position shows it, to catch a card written twice
         self.hands = [self._cards(("hands", i), text, f"P{i + 1}'s hand") for i, text in enumerate(doc["hands"])]
-        for i, hand in enumerate(self.hands):
-            if not hand:
+        for i, text in enumerate(doc["hands"]):
+            if not text.split():
                 where.add(("hands", i), f"P{i + 1}'s hand is empty: a show that empties a hand ends the round")
         self.active = self._cards(("active",), doc["active"], "the active set")
         self.captured_cards, self.captured_counts = self._captured()
