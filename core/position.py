@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping
 import jsonschema
 
 from . import yamlsrc
-from .cards import format_hand, identity, parse_hand, top
+from .cards import format_hand, identity, parse_card, top
 from .spec import Problem, SpecError
 from .yamlsrc import JsonPath, render_path
 
@@ -294,7 +294,7 @@ class _Setup:
         cards = []
         for word in text.split():
             try:
-                (c,) = parse_hand(word)
+                c = parse_card(word)
             except ValueError as exc:
                 self.where.add(path, str(exc))
                 continue
