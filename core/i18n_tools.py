@@ -20,7 +20,7 @@ PACKAGE = Path(__file__).resolve().parent
 LOCALE = PACKAGE / "locale"
 TEMPLATE = LOCALE / f"{DOMAIN}.pot"
 KEYWORDS = {"_": None, "N_": None}
-_FIELD = re.compile(r"\{(\w+)[^{}]*\}")
+_FIELD = re.compile(r"\{\w+(?::[^{}]*)?\}")  # a whole field, format spec included: {points:+d}
 
 
 def po_path(lang: str) -> Path:
@@ -39,6 +39,15 @@ def extract():
         str(PACKAGE), method_map, options, keywords=KEYWORDS, comment_tags=("TRANSLATORS:",)
     ):
         catalog.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
+    # The rules summary keeps its English in one dict, and end conditions describe themselves.
+    from .plugin_host import make_manager
+    from .summary import MESSAGES
+
+    for key, english in MESSAGES.items():
+        catalog.add(english, None, [("summary.py", 0)], auto_comments=[f"scoutlab.summary.MESSAGES[{key!r}]"])
+    for conditions in make_manager([]).hook.scoutlab_end_conditions():
+        for name, condition in (conditions or {}).items():
+            catalog.add(condition.description, None, [("builtin.py", 0)], auto_comments=[f"end condition {name}"])
     return catalog
 
 

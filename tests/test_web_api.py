@@ -265,21 +265,28 @@ def test_the_language_comes_from_the_browser_when_none_was_chosen(client):
 
 
 @pytest.mark.parametrize("variant", [name for name, _ in shipped_variants()])
-def test_the_rules_page_follows_the_spec(client, variant):
+def test_the_rules_page_is_the_summary_of_scoutlab_rules(client, variant):
+    from markupsafe import escape
+
     from scoutlab.rules import load_rules
+    from scoutlab.summary import render, summarize
 
     rules = load_rules(variant)
     text = client.get(f"/rules/{variant}").text
-    assert ("There is no Scout &amp; Show in this variant." in text) == (rules.sns_chips == 0)
-    assert ("A scout costs one of them" in text) == rules.scout_pays
-    assert ("reverses the order of the cards" in text) == rules.flip_reverses
-    if rules.round_count:
-        assert f"The match has {rules.round_count} rounds." in text
-    for players in rules.players:
-        assert f"deal {rules.hand_size[players]} cards to each player" in text
+    for title, sentences in render(summarize(rules)):
+        assert str(escape(title)) in text
+        for sentence, items in sentences:
+            assert str(escape(sentence)) in text, sentence
+            for item in items:
+                assert str(escape(item)) in text
+    assert ("There is no Scout &amp; Show." in text) == (rules.sns_chips == 0)
+    assert ("To scout you pay one of your own Scout chips" in text) == rules.scout_pays
 
 
 def test_the_rules_page_is_translated(client):
-    text = client.get("/rules/two-player?lang=ar").text
-    assert "يأخذ كل لاعب 3 من شرائح Scout في كل جولة" in text
+    two = client.get("/rules/two-player?lang=ar").text
+    assert "في بداية كل جولة يأخذ كل لاعب 3 من شرائح Scout من المخزون." in two
+    official = client.get("/rules/official?lang=el").text
+    assert "μετά από ένα Show όλοι οι υπόλοιποι παίκτες έκαναν μόνο Scout" in official  # an end condition's own words
+    assert "after a show" not in official
     assert client.get("/rules/nowhere").status_code == 404

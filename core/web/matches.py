@@ -43,7 +43,7 @@ def rules_for(spec: Spec | dict) -> Rules:
     """Compiled rules for a merged spec document, shared by every match of that document."""
     doc = spec.doc if isinstance(spec, Spec) else spec
     # A merged document is valid YAML as JSON, and loads back to the same rules.
-    return _compiled(json.dumps(doc, sort_keys=True), f"{doc['name']}.yaml")
+    return _compiled(json.dumps(doc), f"{doc['name']}.yaml")  # key order kept: summaries list configs as written
 
 
 @dataclass(frozen=True)

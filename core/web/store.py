@@ -90,7 +90,7 @@ class MatchStore:
         with self._lock, self._db:
             self._db.execute(
                 "INSERT INTO matches (token, created, spec, players, seed, seat, bots) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (token, time.time(), json.dumps(spec, sort_keys=True), players, seed, seat, json.dumps(bots)),
+                (token, time.time(), json.dumps(spec), players, seed, seat, json.dumps(bots)),
             )
 
     def add_move(self, token: str, ply: int, action: str) -> None:

@@ -1,0 +1,111 @@
+"""Translations: every string a player reads is in every catalog, translated, with the same fields.
+
+Fails when someone adds a `_("...")` string (or a summary message) without translating
+it into Arabic, Persian, Greek and Bulgarian: run `python -m scoutlab.i18n_tools extract`,
+then `update`, translate the new entries, and `check`.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from scoutlab import i18n
+
+babel = pytest.importorskip("babel", reason="Babel (web extra) extracts and checks the catalogs")
+
+from scoutlab import i18n_tools  # noqa: E402
+
+OTHERS = [lang for lang in i18n.LANGUAGES if lang != i18n.DEFAULT]
+
+
+def test_the_template_is_up_to_date_with_the_code():
+    fresh = {m.id for m in i18n_tools.extract() if m.id}
+    committed = {m.id for m in i18n_tools.read(i18n_tools.TEMPLATE) if m.id}
+    assert fresh - committed == set(), "strings not extracted yet: run python -m scoutlab.i18n_tools extract, then update"
+    assert committed - fresh == set(), "the template lists strings the code no longer has: run extract, then update"
+
+
+def test_every_catalog_has_every_string_translated_with_the_same_fields():
+    template = i18n_tools.extract()
+    assert i18n_tools.problems(template) == []
+
+
+def test_the_check_catches_a_missing_and_a_mistranslated_string(tmp_path, monkeypatch):
+    from babel.messages.catalog import Catalog
+
+    template = Catalog()
+    template.add("Round {number} of {rounds}")
+    template.add("A brand new string")
+    monkeypatch.setattr(i18n_tools, "LOCALE", tmp_path)
+    for lang in OTHERS:
+        catalog = Catalog(locale=lang)
+        catalog.add("Round {number} of {rounds}", "Round {number}")  # a field lost in translation
+        i18n_tools.write(catalog, i18n_tools.po_path(lang))
+    found = i18n_tools.problems(template)
+    assert f"{OTHERS[0]}: missing 'A brand new string'" in found
+    assert any("fields of 'Round {number} of {rounds}' differ" in line for line in found)
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_our_po_reader_agrees_with_babel(lang):
+    catalog = i18n_tools.read(i18n_tools.po_path(lang), lang)
+    expected = {m.id: m.string for m in catalog if m.id and m.string and not m.fuzzy}
+    assert i18n.catalog(lang) == expected
+
+
+def test_the_po_reader_skips_fuzzy_and_empty_entries_and_joins_lines():
+    text = '''msgid ""
+msgstr "Language: el\\n"
+
+#, fuzzy
+msgid "Keep"
+msgstr "Old guess"
+
+msgid "Long"
+msgstr ""
+"one "
+"two"
+
+msgid "Empty"
+msgstr ""
+'''
+    assert i18n.read_po(text) == {"Long": "one two"}
+
+
+def test_gettext_translates_formats_and_falls_back_to_english():
+    _ = i18n.gettext_for("el")
+    assert _("Round {number} of {rounds}", number=2, rounds=3) == "Γύρος 2 από 3"
+    assert _("a string nobody translated") == "a string nobody translated"
+    assert i18n.gettext_for("xx")("Your turn.") == "Your turn."
+
+
+def test_languages_and_directions():
+    assert set(i18n.LANGUAGES) == {"en", "ar", "fa", "el", "bg"}
+    assert [lang for lang in i18n.LANGUAGES if i18n.is_rtl(lang)] == ["ar", "fa"]
+    assert i18n.normalize("ar-EG") == "ar" and i18n.normalize("de") == "en" and i18n.normalize(None) == "en"
+    assert i18n.from_accept_language("de-DE,de;q=0.9,fa;q=0.8,en;q=0.5") == "fa"
+    assert i18n.from_accept_language("") == "en"
+
+
+def test_the_seeds_own_words_are_used_where_they_have_them():
+    """Seeds 001 (Arabic) and 003 (Greek) are the online version's text: its hints read the same here."""
+    hint = "You may flip your whole hand now. After the first move, its order and orientation lock."
+    assert i18n.gettext_for("ar")(hint) == "يمكنك الآن قلب جميع بطاقات يدك معًا مرة واحدة. بعد الحركة الأولى يصبح ترتيبها واتجاهها ثابتين."
+    assert i18n.gettext_for("el")(hint) == (
+        "Μπορείς να γυρίσεις όλα τα φύλλα σου μαζί μόνο τώρα. Μετά την πρώτη κίνηση, η σειρά και ο προσανατολισμός τους κλειδώνουν."
+    )
+    ended = "nobody beat the last show, so the round ended."
+    assert i18n.gettext_for("ar")(ended) == "لم يتغلب أحد على آخر عرض، لذا انتهت الجولة."
+
+
+def test_every_string_the_table_script_uses_is_handed_to_it():
+    from scoutlab.web.strings import page_strings
+
+    script = (Path(i18n.__file__).parent / "web" / "static" / "table.js").read_text()
+    used = set(re.findall(r"\bS\.(\w+)", script))
+    given = set(page_strings(i18n.gettext_for("en")))
+    assert used <= given, f"table.js uses strings the page does not give it: {sorted(used - given)}"
+    assert given <= used, f"strings given to table.js that it never uses: {sorted(given - used)}"
