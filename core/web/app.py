@@ -41,10 +41,10 @@ def offered_bots() -> list[str]:
 
 
 def _count_range(counts: list[int]) -> str:
-    """`3–5` for consecutive counts, else `2, 4`."""
+    """`3–5` for consecutive counts, else `2, 4`; isolated left to right, so Arabic and Persian keep the order."""
     if len(counts) > 1 and counts == list(range(counts[0], counts[-1] + 1)):
-        return f"{counts[0]}–{counts[-1]}"
-    return ", ".join(map(str, counts))
+        return f"\u2066{counts[0]}–{counts[-1]}\u2069"
+    return "\u2066" + ", ".join(map(str, counts)) + "\u2069"
 
 
 def create_app(db_path: str, bot_delay_ms: int = 700) -> FastAPI:

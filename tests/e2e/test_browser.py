@@ -153,3 +153,20 @@ def test_arabic_is_laid_out_right_to_left(server, page_at):
     phone.wait_for_selector("#hand .card")
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     screenshot(phone, "arabic-play-390")
+
+
+def test_the_new_match_form_and_the_rules_page_fit_a_phone(server, page_at):
+    page = page_at(390, 844)
+    page.goto(f"{server}/?lang=fa")
+    assert page.get_attribute("html", "dir") == "rtl"
+    # Choosing the two-player variant offers only 2 players and one opponent.
+    page.check("input[name=variant][value=two-player]")
+    offered = page.eval_on_selector_all("#players option:not([disabled])", "os => os.map(o => o.value)")
+    assert offered == ["0", "2"]
+    assert page.locator(".opponent:not([hidden])").count() == 1
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    screenshot(page, "new-match-fa-390")
+    page.goto(f"{server}/rules/official?lang=fa")
+    assert "نمایش" in page.inner_text("main")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    screenshot(page, "rules-fa-390")
