@@ -207,3 +207,11 @@ def test_the_example_plays_and_reports_both_policies(capsys):
     wins = [float(text.split(" wins")[0]) for text in summary.values()]
     assert sum(wins) == pytest.approx(3)  # every game has its winners, ties shared
     assert all("mean final score" in text for text in summary.values())
+
+
+def test_the_bare_environment_refuses_an_action_outside_the_space():
+    game = raw_env("official", 3)
+    game.reset(seed=1)
+    for action in (-1, game.encoding.size):
+        with pytest.raises(IllegalAction, match=f"actions are 0 to {game.encoding.size - 1}"):
+            game.step(action)

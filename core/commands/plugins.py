@@ -50,9 +50,9 @@ def describe(name: str, entry_point) -> tuple[str, str, str, bool]:
     """(provided by, status, hooks, healthy) for one installed plugin."""
     dist = getattr(entry_point, "dist", None)
     provider = f"{dist.name} {dist.version}" if dist is not None else "(not installed)"
-    off = plugin_host.switched_off(name)
-    if off:
-        return provider, "blocked" if "BLOCK" in off else "not selected", "-", True
+    if plugin_host.switched_off(name):
+        status = "blocked" if name in plugin_host.blocked_plugins() else "not selected"
+        return provider, status, "-", True
     try:
         hooks = plugin_hooks(entry_point.load())
     except Exception as exc:  # the listing is where a broken plugin should show up, not crash

@@ -96,7 +96,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
             return
         action = int(action)
         seat = self.possible_agents.index(agent)
-        if not self.encoding.mask(self.game.legal_actions(), self.pending)[action]:
+        legal = self.encoding.mask(self.game.legal_actions(), self.pending)
+        if not (0 <= action < self.encoding.size and legal[action]):
             raise IllegalAction(f"{agent}: action {action} is not legal here ({self._why(action)})")
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
