@@ -1,12 +1,8 @@
 """The rules of RULES.md as data: every case in tests/scenarios/*.yaml, run against the engine.
 
-A case file holds `cases:`, each a position (inline, see docs/positions.md), an action
-(or `actions`, applied in turn) in the notation, and `expect`: either `legal: false`
-with an `error` substring, or fields of the state after the actions (seats count
-from 1, as in positions). A file may give a default `variant:` for its cases.
-
-A deck file holds `deals:`, facts about decks and deals (RULES.md 1, 2 and 6) checked
-against `rules.new_game(...)` and against whole games played to their last round.
+Case files (a position, actions, what must follow) and deck files (facts about decks and
+deals) are run by scoutlab.testing.scenarios, whose docstring describes the format;
+plugin authors run their own scenario files with it.
 """
 
 from __future__ import annotations
