@@ -24,7 +24,7 @@ def format_value(value: float | None, unit: str) -> str:
     if value is None:
         return MISSING
     if unit == "share":
-        return f"{value * 100:.1f}%"
+        return f"{_percent(value)}%"
     if unit == "fraction":
         return f"{value:.3f}"
     return f"{value:.2f}" if abs(value) < 100 else f"{value:.1f}"
@@ -34,8 +34,13 @@ def format_interval(low: float | None, high: float | None, unit: str) -> str:
     if low is None or high is None:
         return ""
     if unit == "share":
-        return f"[{low * 100:.1f}, {high * 100:.1f}]"
+        return f"[{_percent(low)}, {_percent(high)}]"
     return f"[{format_value(low, unit)}, {format_value(high, unit)}]"
+
+
+def _percent(share: float) -> str:
+    """One decimal, or two below 1% so that a rare event does not print as 0.0."""
+    return f"{share * 100:.2f}" if 0 < abs(share) < 0.01 else f"{share * 100:.1f}"
 
 
 def columns(report: Report) -> list[str]:
