@@ -34,7 +34,9 @@ from scoutlab.spec import (
 HERE = Path(__file__).resolve().parent
 BAD = HERE / "bad_specs"
 ROOT = HERE.parent
+# The variants of the source texts, then the house rules shipped as examples.
 SHIPPED = ["official", "two-player", "two-player-28"]
+HOUSE_RULES = ["house-no-exemption", "house-runs-first", "house-wrap"]
 
 # The smallest complete spec of our own, so tests do not depend on the shipped files' details.
 BASE = """\
@@ -85,7 +87,7 @@ def problems_of(target, **kwargs) -> list[Problem]:
 # --------------------------------------------------------------------------- shipped variants
 
 
-@pytest.mark.parametrize("name", SHIPPED)
+@pytest.mark.parametrize("name", SHIPPED + HOUSE_RULES)
 def test_shipped_variant_loads_and_validates(name):
     spec = load_spec(name)
     assert spec.name == name
@@ -100,7 +102,7 @@ def test_shipped_variant_loads_and_validates(name):
 
 def test_shipped_variants_lists_names_and_descriptions():
     listed = shipped_variants()
-    assert [name for name, _ in listed] == SHIPPED
+    assert [name for name, _ in listed] == sorted(SHIPPED + HOUSE_RULES)
     assert all(description for _, description in listed)
     assert dict(listed)["official"].startswith("The official rules for 3 to 5 players")
 
