@@ -95,9 +95,14 @@ def test_shipped_variant_loads_and_validates(name):
     assert spec.chain[0] == f"variant {name}"
     assert "extends" not in spec.doc
     assert spec.doc["schema_version"] == 1
-    assert spec.doc["plugins"] == []  # defaults from the schema are filled in
+    assert isinstance(spec.doc["plugins"], list)  # filled in from the schema's default where not given
     assert all(isinstance(key, str) for key in spec.doc["deal"]["hand_size"])
     assert sorted(spec.doc["deal"]["hand_size"]) == sorted(map(str, spec.doc["players"]))
+
+
+def test_a_default_from_the_schema_is_filled_in():
+    assert "plugins" not in BASE
+    assert load_spec_text(BASE).doc["plugins"] == []
 
 
 def test_shipped_variants_lists_names_and_descriptions():
