@@ -190,6 +190,7 @@ def match_json(match: Match, _: Gettext) -> dict[str, Any]:
         "over": view.phase == "over",
         "status": status,
         "has_scout_show": rules.sns_chips > 0,
+        "flip_reverses": rules.flip_reverses,
         "hand": [card_json(c) for c in view.hand],
         "active": [card_json(c) for c in view.active],
         "active_owner": view.active_owner,

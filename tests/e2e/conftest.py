@@ -11,7 +11,6 @@ import shutil
 import socket
 import threading
 import time
-from pathlib import Path
 
 import pytest
 
@@ -20,7 +19,6 @@ CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
     "--disable-sync", "--no-first-run",
 ]
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 
 
 def _free_port() -> int:
@@ -80,8 +78,3 @@ def page_at(browser):
     for page in pages:
         assert not page.errors, f"the page raised: {page.errors}"
         page.close()
-
-
-def screenshot(page, name: str) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)

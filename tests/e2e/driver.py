@@ -4,6 +4,14 @@ server's own list of legal moves for this seat, then made with the page's button
 from __future__ import annotations
 
 import json
+from pathlib import Path
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"  # gitignored
+
+
+def screenshot(page, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
 
 
 def state(page, token: str) -> dict:

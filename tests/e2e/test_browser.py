@@ -4,8 +4,7 @@ right-to-left layout in Arabic."""
 
 from __future__ import annotations
 
-from conftest import screenshot
-from driver import click_scout, close_round_end, play_until, state, wait_for_turn_or_end
+from driver import click_scout, close_round_end, play_until, screenshot, state, wait_for_turn_or_end
 
 
 def start(page, server: str, variant: str, players: int, lang: str = "en") -> str:
@@ -24,6 +23,10 @@ def start(page, server: str, variant: str, players: int, lang: str = "en") -> st
 def test_a_whole_two_player_match_by_clicking(server, page_at):
     page = page_at(1280)
     token = start(page, server, "two-player", 2)
+    # Before choosing, the flipped hand is shown too: every card turned, the order kept (two-player keeps it).
+    hand = state(page, token)["hand"]
+    preview = page.locator("#flipped .card").evaluate_all("cs => cs.map(c => c.querySelector('.top').textContent)")
+    assert preview == [str(card["b"]) for card in hand]
     screenshot(page, "two-player-flip-1280")
     moves = play_until(page, token, lambda s: s["over"])
     assert moves.count("keep") == 2  # one flip choice per round
@@ -77,8 +80,13 @@ def test_an_illegal_show_is_explained_and_a_scout_and_show_is_built_by_clicking(
     pair = next(i for i in range(len(hand) - 1) if abs(hand[i] - hand[i + 1]) > 1)
     page.click(f"#hand button.card[data-index='{pair}']")
     page.click(f"#hand button.card[data-index='{pair + 1}']")
+    # Explained as soon as it is selected, in the rules' words...
+    page.wait_for_function("document.querySelector('#message').textContent.includes('neither a set')")
+    page.evaluate("document.querySelector('#message').textContent = ''")
+    # ...and refused with the same reason if played anyway.
     page.click("#show")
     page.wait_for_function("document.querySelector('#message').textContent.includes('neither a set')")
+    assert len(state(page, token)["log"]) == len(s["log"])
     page.click(f"#hand button.card[data-index='{pair}']")
     page.click(f"#hand button.card[data-index='{pair + 1}']")
     # Scout & Show: take the left end card, turned over, put it first, then show it on its own if that beats what is left.

@@ -113,12 +113,23 @@
     send(scout ? scoutText() + " " + showText(run) : showText(run));
   }
 
+  let asked = 0; // the latest explanation asked for; older answers are dropped
+
+  async function explain(action) {
+    const mine = ++asked;
+    const answer = await call("GET", "/explain?action=" + encodeURIComponent(action));
+    if (mine === asked && answer.ok) say(answer.data.legal ? S.legal : answer.data.reason);
+  }
+
   function onSelect(index) {
     if (selected.has(index)) selected.delete(index);
     else selected.add(index);
     const run = span();
-    const legal = !scout && run && state.legal.shows.some((s) => s[0] === run[0] && s[1] === run[1]);
-    say(!selected.size ? "" : !run ? S.pick_adjacent : legal ? S.legal : "");
+    asked++;
+    if (!selected.size) say("");
+    else if (!run) say(S.pick_adjacent);
+    else if (!scout && state.legal.shows.some((s) => s[0] === run[0] && s[1] === run[1])) say(S.legal);
+    else explain(scout ? scoutText() + " " + showText(run) : showText(run)); // the server says which rule it breaks
     draw();
   }
 
@@ -273,6 +284,14 @@
     if (placing) nodes.push(gapButton(hand.length));
     $("hand").replaceChildren(...nodes);
     $("hand").classList.toggle("placing", !!placing);
+    // At round start, the hand as it would be after a flip, to compare before choosing.
+    const flipping = state.your_turn && state.phase === "flip";
+    $("flip-preview").hidden = !flipping;
+    if (flipping) {
+      const turned = state.hand.map(flipped);
+      if (state.flip_reverses) turned.reverse();
+      $("flipped").replaceChildren(...turned.map((card) => cardNode(card)));
+    }
   }
 
   function arrows(event) {
