@@ -76,15 +76,15 @@ class Encoding:
         """1 for every legal action of the seat to act; `pending` is its chosen Scout & Show scout, if any."""
         mask = np.zeros(self.size, dtype=np.int8)
         codec = self.codec
+        codes = np.asarray(legal, dtype=np.int64)
         if pending is None:
-            for code in legal:
-                mask[code if code < codec.sns_base else self.sns_scouts + (code - codec.sns_base) // codec.sns_stride] = 1
+            # Codes below sns_base are actions as they are; a Scout & Show code counts for its scout.
+            scouts = self.sns_scouts + (codes - codec.sns_base) // codec.sns_stride
+            mask[np.where(codes < codec.sns_base, codes, scouts)] = 1
             return mask
-        first = codec.sns_base + pending * codec.sns_stride
-        for code in legal:
-            show = code - first
-            if 0 <= show < codec.sns_stride:
-                mask[self.none if show == codec.show_count else SHOW_BASE + show] = 1
+        shows = codes - (codec.sns_base + pending * codec.sns_stride)
+        shows = shows[(shows >= 0) & (shows < codec.sns_stride)]  # the codes of this scout
+        mask[np.where(shows == codec.show_count, self.none, SHOW_BASE + shows)] = 1
         return mask
 
     def starts_scout_and_show(self, action: int, pending: int | None) -> bool:
@@ -115,7 +115,7 @@ class Encoding:
             seat = (view.seat + i) % n
             values = (
                 view.hand_sizes[seat], view.captured[seat], view.chips_received[seat], view.chips_held[seat],
-                view.scout_show_chips[seat], np.clip(view.totals[seat], -TOTAL_LIMIT, TOTAL_LIMIT),
+                view.scout_show_chips[seat], min(max(view.totals[seat], -TOTAL_LIMIT), TOTAL_LIMIT),
                 view.active_owner == seat, view.to_act == seat, view.starting_seat == seat,
             )
             at = self.seats_at + i * len(SEAT_FEATURES)
