@@ -60,7 +60,9 @@ def test_a_bot_that_runs_programs_on_the_server_is_never_offered(client):
 
 def test_player_count_must_suit_the_variant(client):
     answer = client.post("/api/new", json={"variant": "two-player", "players": 4})
-    assert answer.status_code == 422 and "for 2 players, not 4" in answer.json()["error"]
+    assert answer.status_code == 422 and "two-player is for \u20662\u2069 players, not 4" in answer.json()["error"]
+    answer = client.post("/api/new?lang=bg", json={"variant": "official", "players": 2})
+    assert "не 2" in answer.json()["error"]
 
 
 # -- a pasted or uploaded spec ----------------------------------------------------------------

@@ -89,7 +89,8 @@ def create_app(db_path: str, bot_delay_ms: int = 700) -> FastAPI:
         return matches.get(token) if len(token) < 100 else None
 
     def state_of(request: Request, match: Match) -> dict[str, Any]:
-        return match_json(match, i18n.gettext_for(language(request)))
+        with match.lock:  # held only while a move is applied, never while a bot thinks
+            return match_json(match, i18n.gettext_for(language(request)))
 
     # -- pages --------------------------------------------------------------------------------
 
@@ -181,6 +182,12 @@ def create_app(db_path: str, bot_delay_ms: int = 700) -> FastAPI:
         return load_spec(variant)
 
     def _start(doc: dict, players: int, bots: list[str], seed: str | int | None, _) -> Match:
+        counts = rules_for(doc).players
+        if players not in counts:
+            raise ValueError(_(
+                "The variant {variant} is for {counts} players, not {players}.",
+                variant=doc["name"], counts=_count_range(list(counts)), players=players,
+            ))
         allowed = set(offered_bots())
         for bot in bots:
             if bot not in allowed:

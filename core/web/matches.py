@@ -193,8 +193,12 @@ class Matches:
         with match.lock:
             if not match.bot_to_act:
                 return None
-            state = match.state
-            code = match.bots[state.to_act].act(state.view(state.to_act))
+            seat, ply = match.state.to_act, len(match.state.history)
+            bot, view = match.bots[seat], match.state.view(seat)
+        code = bot.act(view)  # a search bot may think a while: the match stays readable meanwhile
+        with match.lock:
+            if len(match.state.history) != ply:
+                return None  # another request moved this match first: its move stands
             return self._apply(match, code)
 
     def _apply(self, match: Match, code: int) -> str:
