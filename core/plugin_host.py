@@ -11,6 +11,7 @@ with the wrong kind of value is reported by plugin name.
 from __future__ import annotations
 
 import difflib
+import functools
 import os
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any
@@ -28,7 +29,19 @@ class PluginError(Exception):
 
 def installed_plugins() -> dict[str, EntryPoint]:
     """Every installed plugin by name, switched off or not."""
-    return {ep.name: ep for ep in entry_points(group=GROUP)}
+    return dict(_entry_points())
+
+
+@functools.lru_cache(maxsize=1)
+def _entry_points() -> tuple[tuple[str, EntryPoint], ...]:
+    # Reading every distribution's metadata takes milliseconds, and bots and rules ask often:
+    # read it once per process (`refresh()` reads it again, e.g. after installing a plugin).
+    return tuple((ep.name, ep) for ep in entry_points(group=GROUP))
+
+
+def refresh() -> None:
+    """Forget what was read of the installed plugins, so the next question reads it again."""
+    _entry_points.cache_clear()
 
 
 def available_plugins() -> dict[str, EntryPoint]:
