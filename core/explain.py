@@ -93,5 +93,7 @@ def _why_show(state, text, hand, show: Show, beat, active, after_scout: bool = F
         mine = describe(values, kind)
         theirs = describe([c >> SHIFT for c in active], state.rules.classify(tuple(c >> SHIFT for c in active)))
         where = "what is left of the active set" if after_scout else "the active set"
-        return f"{text!r}: {mine} is not stronger than {where}, {theirs} ({STRENGTH_RULE})"
+        # The official order is worth quoting only where no plugin changed it.
+        rule = f" ({STRENGTH_RULE})" if state.rules.builtin_shows else ""
+        return f"{text!r}: {mine} is not stronger than {where}, {theirs}{rule}"
     return f"{text!r} is not legal here"
