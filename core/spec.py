@@ -445,24 +445,18 @@ def _check_plugins(view: _View) -> Iterator[tuple[JsonPath, str]]:
     for i, (path, name) in enumerate(named):
         if name in names[:i]:
             yield path, f"plugin {name!r} is listed twice"
-    available = _available_plugins()
-    if available is None:
-        return
+    from scoutlab import plugin_host  # imported here: the host imports pluggy
+
+    available = set(plugin_host.available_plugins())
     for path, name in named:
-        if name not in available:
-            hint = _did_you_mean(name, available) or f" (available: {', '.join(sorted(available)) or 'none'})"
-            yield path, f"unknown plugin {name!r}{hint}"
-
-
-def _available_plugins() -> set[str] | None:
-    """Installed plugin names, from the plugin host; None while there is no plugin host to ask."""
-    try:
-        from scoutlab import plugin_host  # imported here: the host imports pluggy and every plugin
-    except ModuleNotFoundError as exc:
-        if exc.name == "scoutlab.plugin_host":
-            return None
-        raise
-    return set(plugin_host.available_plugins())
+        if name in available:
+            continue
+        off = plugin_host.switched_off(name) if name in plugin_host.installed_plugins() else None
+        if off:
+            yield path, f"plugin {name!r} is installed but {off}"
+            continue
+        hint = _did_you_mean(name, available) or f" (available: {', '.join(sorted(available)) or 'none'})"
+        yield path, f"unknown plugin {name!r}{hint}"
 
 
 def _card_numbers(card: str) -> tuple[int, int]:

@@ -345,3 +345,15 @@ def test_the_plugin_template_hangs_together(clean_env):
     with installed_plugin(name, module):
         assert load_rules(str(template / f"{name}.yaml")).plugins.has_plugin(name)
         assert run_scenario_file(template / "tests" / "scenarios" / "ones.yaml") == 5
+
+
+def test_a_spec_naming_a_switched_off_plugin_says_so(clean_env, monkeypatch):
+    from scoutlab.spec import SpecError, load_spec
+
+    monkeypatch.setenv("SCOUTLAB_BLOCK_PLUGINS", "wrap-runs")
+    with pytest.raises(SpecError, match="plugin 'wrap-runs' is installed but blocked by SCOUTLAB_BLOCK_PLUGINS"):
+        load_spec("house-wrap")
+    monkeypatch.delenv("SCOUTLAB_BLOCK_PLUGINS")
+    monkeypatch.setenv("SCOUTLAB_PLUGINS", "noop")
+    with pytest.raises(SpecError, match="plugin 'wrap-runs' is installed but not in SCOUTLAB_PLUGINS"):
+        load_spec("house-wrap")
