@@ -92,6 +92,10 @@ def create_app(db_path: str, bot_delay_ms: int = 700) -> FastAPI:
         with match.lock:  # held only while a move is applied, never while a bot thinks
             return match_json(match, i18n.gettext_for(language(request)))
 
+    def state_response(request: Request, match: Match) -> JSONResponse:
+        # Plain JSON already: straight to json.dumps, skipping FastAPI's slower generic encoder.
+        return JSONResponse(state_of(request, match))
+
     # -- pages --------------------------------------------------------------------------------
 
     def variants_info() -> list[dict[str, Any]]:
@@ -218,14 +222,14 @@ def create_app(db_path: str, bot_delay_ms: int = 700) -> FastAPI:
             return JSONResponse({"error": str(exc), "problems": [str(p) for p in exc.problems]}, status_code=422)
         except (ValueError, BotError, TypeError) as exc:
             return error(request, 422, str(exc))
-        return {"token": match.token, "url": f"/m/{match.token}", "state": state_of(request, match)}
+        return JSONResponse({"token": match.token, "url": f"/m/{match.token}", "state": state_of(request, match)})
 
     @app.get("/api/m/{token}")
     async def api_state(request: Request, token: str):
         match = find(token)
         if match is None:
             return error(request, 404, i18n.gettext_for(language(request))("There is no match at this address."))
-        return state_of(request, match)
+        return state_response(request, match)
 
     @app.post("/api/m/{token}/act")
     async def api_act(request: Request, token: str):
@@ -250,7 +254,7 @@ def create_app(db_path: str, bot_delay_ms: int = 700) -> FastAPI:
             with match.lock:
                 reason = _illegal_reason(match, text, _)
             return JSONResponse({"error": reason, "state": state_of(request, match)}, status_code=409)
-        return state_of(request, match)
+        return state_response(request, match)
 
     def _illegal_reason(match: Match, text: str, _) -> str:
         try:
@@ -284,7 +288,7 @@ def create_app(db_path: str, bot_delay_ms: int = 700) -> FastAPI:
             return error(request, 404, i18n.gettext_for(language(request))("There is no match at this address."))
         # A bot may think for a while (search bots): in a worker thread, so other matches go on.
         await run_in_threadpool(matches.advance, match)
-        return state_of(request, match)
+        return state_response(request, match)
 
     @app.exception_handler(StoreError)
     def store_failed(request: Request, exc: StoreError) -> Response:
