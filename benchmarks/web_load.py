@@ -76,10 +76,11 @@ async def play_match(client: httpx.AsyncClient, index: int, args, latencies: lis
     token, state = answer.json()["token"], answer.json()["state"]
     while not state["over"]:
         began = time.perf_counter()
+        since = {"log_from": state["log_size"]}  # as the page does: only the new log lines come back
         if state["your_turn"]:
-            answer = await client.post(f"/api/m/{token}/act", json={"action": choose(state, rng)})
+            answer = await client.post(f"/api/m/{token}/act", params=since, json={"action": choose(state, rng)})
         else:
-            answer = await client.post(f"/api/m/{token}/advance")
+            answer = await client.post(f"/api/m/{token}/advance", params=since)
         latencies.append(time.perf_counter() - began)
         if answer.status_code != 200:
             errors.append(f"match {index}: {answer.status_code} {answer.text[:200]}")

@@ -150,6 +150,18 @@ def test_bots_move_one_at_a_time_when_asked(client):
     assert len(after["log"]) == before + 1
 
 
+def test_the_page_gets_only_the_log_lines_it_lacks(client):
+    token, _ = new_match(client, "official", 3, seed=6)
+    client.post(f"/api/m/{token}/act", json={"action": "keep"})
+    for _ in range(2):
+        client.post(f"/api/m/{token}/advance")  # the two bots choose keep or flip
+    whole = client.get(f"/api/m/{token}").json()
+    tail = client.get(f"/api/m/{token}?log_from=2").json()
+    assert whole["log_size"] == len(whole["log"]) == 3
+    assert tail["log_from"] == 2 and tail["log"] == whole["log"][2:] and tail["log_size"] == 3
+    assert client.get(f"/api/m/{token}?log_from=99").json()["log"] == []
+
+
 def test_a_whole_match_ends_with_standings_and_shared_ties(client):
     token, _ = new_match(client, "two-player", 2, seed=5)
     final = play_to_end(client, token)

@@ -89,8 +89,12 @@ def create_app(db_path: str, bot_delay_ms: int = 700) -> FastAPI:
         return matches.get(token) if len(token) < 100 else None
 
     def state_of(request: Request, match: Match) -> dict[str, Any]:
+        try:
+            log_from = int(request.query_params.get("log_from", 0))
+        except ValueError:
+            log_from = 0
         with match.lock:  # held only while a move is applied, never while a bot thinks
-            return match_json(match, i18n.gettext_for(language(request)))
+            return match_json(match, i18n.gettext_for(language(request)), log_from)
 
     def state_response(request: Request, match: Match) -> JSONResponse:
         # Plain JSON already: straight to json.dumps, skipping FastAPI's slower generic encoder.

@@ -164,9 +164,15 @@ def legal_moves(match: Match, view: View) -> dict[str, Any]:
     return {"flip": flip, "shows": shows, "scout_ends": sorted(ends), "scout_show": scout_show}
 
 
-def match_json(match: Match, _: Gettext) -> dict[str, Any]:
-    """Everything the browser's seat may know about the match, ready to draw."""
+def match_json(match: Match, _: Gettext, log_from: int = 0) -> dict[str, Any]:
+    """Everything the browser's seat may know about the match, ready to draw.
+
+    The move log comes from line `log_from` on (the page asks only for lines it lacks);
+    `log_size` is the whole log's length.
+    """
     view = match.state.view(match.seat)
+    lines = log_lines(match, _)
+    log_from = min(max(0, log_from), len(lines))
     rules = match.rules
     bot_to_act = match.bot_to_act
     status = ""
@@ -217,7 +223,9 @@ def match_json(match: Match, _: Gettext) -> dict[str, Any]:
         ],
         "legal": legal_moves(match, view),
         "hints": hints(match, view, _),
-        "log": log_lines(match, _),
+        "log": lines[log_from:],
+        "log_from": log_from,
+        "log_size": len(lines),
         "round_ends": [round_end_json(match, end, _) for end in view.round_ends],
         "standings": standings(view) if view.phase == "over" else [],
     }

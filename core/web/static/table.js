@@ -21,7 +21,9 @@
   // -- talking to the server ---------------------------------------------------------------
 
   async function call(method, path, body) {
-    const url = "/api/m/" + token + path + (path.includes("?") ? "&" : "?") + "lang=" + encodeURIComponent(lang);
+    // Only the log lines the page lacks are sent back.
+    const url = "/api/m/" + token + path + (path.includes("?") ? "&" : "?") + "lang=" + encodeURIComponent(lang)
+      + "&log_from=" + $("log").children.length;
     const options = { method, headers: {} };
     if (body !== undefined) {
       options.headers["Content-Type"] = "application/json";
@@ -318,9 +320,9 @@
 
   function drawLog() {
     const log = $("log");
-    const lines = state.log;
-    if (log.children.length > lines.length) log.replaceChildren();
-    for (let i = log.children.length; i < lines.length; i++) log.append(el("li", { text: lines[i] }));
+    if (state.log_from > log.children.length) return load(); // a gap: fetch what is missing
+    while (log.children.length > state.log_from) log.lastChild.remove(); // lines the server sent again
+    for (const line of state.log) log.append(el("li", { text: line }));
     log.scrollTop = log.scrollHeight;
   }
 
