@@ -51,6 +51,7 @@
     sending = false;
     if (answer.ok) {
       resetMove();
+      say("");
       update(answer.data);
     } else {
       if (answer.data.state) update(answer.data.state, true);
@@ -189,6 +190,11 @@
     if (seenEnds < 0) seenEnds = state.over ? state.round_ends.length - 1 : state.round_ends.length;
     draw();
     schedule();
+    // Your turn again and the focus is nowhere: put it on your hand, for keyboard players.
+    if (newTurn && state.your_turn && document.activeElement === document.body && !$("round-end").open) {
+      const first = state.phase === "flip" ? $("keep") : $("hand").querySelector("button");
+      if (first) first.focus();
+    }
   }
 
   function schedule() {
