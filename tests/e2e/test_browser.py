@@ -149,6 +149,7 @@ def test_arabic_is_laid_out_right_to_left(server, page_at):
     assert page.locator(".board").bounding_box()["x"] > page.locator(".seats").bounding_box()["x"]
     # The cards stay left to right: card 1 is the leftmost, as the notation counts them.
     assert page.eval_on_selector("#hand", "e => getComputedStyle(e).direction") == "ltr"
+    assert page.eval_on_selector("#seats td", "e => getComputedStyle(e).direction") == "ltr"  # "-13", not "13-"
     xs = [page.locator(f"#hand [data-index='{i}']").bounding_box()["x"] for i in range(3)]
     assert xs == sorted(xs)
     assert "يمكنك الآن قلب جميع بطاقات يدك معًا مرة واحدة" in page.inner_text("#hints")  # seed 001's hint

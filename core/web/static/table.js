@@ -357,7 +357,7 @@
     if (!state.over) return;
     const winners = state.standings.filter((s) => s.winner).length;
     const items = state.standings.map((row) => el("li", { class: row.winner ? "winner" : "" }, [
-      fill(S.rank, { rank: row.rank, name: state.seats[row.seat].name, total: row.total }),
+      fill(S.rank, { rank: row.rank, name: state.seats[row.seat].name, total: "\u2066" + row.total + "\u2069" }),
       row.winner ? el("strong", { text: " · " + S.winner }) : "",
     ]));
     if (winners > 1) items.push(el("li", { class: "shared", text: S.shared }));
