@@ -250,6 +250,22 @@ def test_serve_reports_a_bad_database_in_one_line(tmp_path, capsys):
     assert "not a scoutlab match database" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
 
 
+def test_a_move_the_database_could_not_keep_is_forgotten_in_memory_too(tmp_path, monkeypatch):
+    client = client_for(tmp_path / "matches.sqlite3")
+    token, _ = new_match(client, "official", 3, seed=3)
+    store = client.app.state.matches.store
+
+    def disk_full(*args):
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(store, "add_move", disk_full)
+    with pytest.raises(sqlite3.OperationalError):
+        client.post(f"/api/m/{token}/act", json={"action": "keep"})
+    monkeypatch.undo()
+    state = client.get(f"/api/m/{token}").json()  # rebuilt from the file: the move never happened
+    assert state["log"] == [] and state["your_turn"]
+
+
 def test_a_stored_move_that_no_longer_replays_is_reported(tmp_path):
     db = tmp_path / "matches.sqlite3"
     first = client_for(db)

@@ -204,6 +204,11 @@ class Matches:
     def _apply(self, match: Match, code: int) -> str:
         ply = len(match.state.history)
         text = match.apply(code)
-        self.store.add_move(match.token, ply, text)
+        try:
+            self.store.add_move(match.token, ply, text)
+        except Exception:
+            with self._lock:  # memory is a move ahead of the file: forget it, the next request replays the file
+                self._live.pop(match.token, None)
+            raise
         return text
 
