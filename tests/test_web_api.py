@@ -8,7 +8,7 @@ import sqlite3
 
 import pytest
 
-from web_helpers import client_for, new_match, play_to_end, random_move, server_match, step
+from web_helpers import client_for, new_match, play_to_end, server_match, step
 
 from scoutlab import cli
 from scoutlab.i18n import LANGUAGES
@@ -119,7 +119,7 @@ def test_moves_out_of_turn_are_refused(client):
 
 
 def test_an_illegal_move_is_refused_with_the_rule_it_breaks_in_the_players_language(client):
-    token, state = new_match(client, "official", 3, seed=4)
+    token, _ = new_match(client, "official", 3, seed=4)
     client.post(f"/api/m/{token}/act", json={"action": "keep"})
     while not client.get(f"/api/m/{token}").json()["your_turn"]:
         client.post(f"/api/m/{token}/advance")
