@@ -36,10 +36,13 @@ def free_port() -> int:
 
 
 def start_server(db: str, port: int) -> subprocess.Popen:
+    # The server's own messages go to a file beside the database (a pipe nobody reads would fill and stall it).
+    log = open(db + ".server.log", "ab")
     server = subprocess.Popen(
         [sys.executable, "-m", "scoutlab.cli", "serve", "--db", db, "--port", str(port), "--bot-delay", "0"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL, stderr=log,
     )
+    log.close()
     deadline = time.time() + 30
     while time.time() < deadline:
         try:
@@ -47,10 +50,15 @@ def start_server(db: str, port: int) -> subprocess.Popen:
             return server
         except httpx.HTTPError:
             if server.poll() is not None:
-                sys.exit(f"the server stopped: {server.stderr.read().decode()}")
+                sys.exit(f"the server stopped: {server_log(db)}")
             time.sleep(0.2)
     server.kill()
     sys.exit("the server did not start within 30 s")
+
+
+def server_log(db: str, lines: int = 30) -> str:
+    with open(db + ".server.log", encoding="utf-8", errors="replace") as log:
+        return "".join(log.readlines()[-lines:])
 
 
 def choose(state: dict, rng: random.Random) -> str:
@@ -77,10 +85,14 @@ async def play_match(client: httpx.AsyncClient, index: int, args, latencies: lis
     while not state["over"]:
         began = time.perf_counter()
         since = {"log_from": state["log_size"]}  # as the page does: only the new log lines come back
-        if state["your_turn"]:
-            answer = await client.post(f"/api/m/{token}/act", params=since, json={"action": choose(state, rng)})
-        else:
-            answer = await client.post(f"/api/m/{token}/advance", params=since)
+        try:
+            if state["your_turn"]:
+                answer = await client.post(f"/api/m/{token}/act", params=since, json={"action": choose(state, rng)})
+            else:
+                answer = await client.post(f"/api/m/{token}/advance", params=since)
+        except httpx.HTTPError as exc:
+            errors.append(f"match {index}: {type(exc).__name__} {exc}")
+            return None
         latencies.append(time.perf_counter() - began)
         if answer.status_code != 200:
             errors.append(f"match {index}: {answer.status_code} {answer.text[:200]}")
@@ -92,7 +104,8 @@ async def play_match(client: httpx.AsyncClient, index: int, args, latencies: lis
 async def run_all(base: str, args) -> tuple[list, list[float], list[str], float]:
     latencies: list[float] = []
     errors: list[str] = []
-    limits = httpx.Limits(max_connections=args.matches, max_keepalive_connections=args.matches)
+    # Idle connections are dropped before the server's keep-alive timeout (15 s), never raced with it.
+    limits = httpx.Limits(max_connections=args.matches, max_keepalive_connections=args.matches, keepalive_expiry=5)
     async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as client:
         began = time.perf_counter()
         results = await asyncio.gather(*(play_match(client, i, args, latencies, errors) for i in range(args.matches)))
@@ -139,6 +152,7 @@ def main() -> int:
         finally:
             server.terminate()
             server.wait(timeout=10)
+        last_words = server_log(db)
 
     finished = sum(r is not None for r in results)
     print(f"{args.matches} concurrent matches of {args.variant} ({args.players} players, bots {args.bots}): "
@@ -151,6 +165,8 @@ def main() -> int:
           f"startup included), clients {client_cpu:.1f} s; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     for line in errors[:10]:
         print("error:", line)
+    if errors:
+        print("the server's last words:\n" + last_words)
     return 0 if finished == args.matches and not errors else 1
 
 

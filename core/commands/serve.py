@@ -28,5 +28,6 @@ def run(args: argparse.Namespace) -> int:
     except StoreError as exc:
         raise ValueError(str(exc)) from None
     print(f"scoutlab: matches kept in {args.db}; open http://{args.host}:{args.port}/")
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    # Keep-alive longer than uvicorn's 5 s: a page that sits on the end-of-round screen reuses its connection.
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", timeout_keep_alive=15)
     return 0
