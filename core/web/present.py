@@ -164,6 +164,24 @@ def legal_moves(match: Match, view: View) -> dict[str, Any]:
     return {"flip": flip, "shows": shows, "scout_ends": sorted(ends), "scout_show": scout_show}
 
 
+def status(match: Match, view: View, _: Gettext) -> str:
+    """Whose move it is, in a few words."""
+    if view.phase == "over":
+        return _("The match is over.")
+    if view.to_act == view.seat:
+        return _("Your turn.")
+    return _("{player} is thinking…", player=seat_name(match, view.to_act, _))
+
+
+def active_text(match: Match, view: View, _: Gettext) -> str:
+    """The active set in words, with its owner."""
+    if not view.active:
+        return _("No active set: any valid show may be played.")
+    values = [top(c) for c in view.active]
+    show = describe_show(values, match.rules.classify(tuple(values)), _)
+    return _("Active set of {player}: {show}", player=seat_name(match, view.active_owner, _), show=show)
+
+
 def match_json(match: Match, _: Gettext, log_from: int = 0) -> dict[str, Any]:
     """Everything the browser's seat may know about the match, ready to draw.
 
@@ -174,14 +192,6 @@ def match_json(match: Match, _: Gettext, log_from: int = 0) -> dict[str, Any]:
     lines = log_lines(match, _)
     log_from = min(max(0, log_from), len(lines))
     rules = match.rules
-    bot_to_act = match.bot_to_act
-    status = ""
-    if view.phase == "over":
-        status = _("The match is over.")
-    elif view.to_act == view.seat:
-        status = _("Your turn.")
-    else:
-        status = _("{player} is thinking…", player=seat_name(match, view.to_act, _))
     return {
         "variant": rules.name,
         "players": view.players,
@@ -192,19 +202,15 @@ def match_json(match: Match, _: Gettext, log_from: int = 0) -> dict[str, Any]:
         "phase": view.phase,
         "to_act": view.to_act,
         "your_turn": match.your_turn,
-        "bot_to_act": bot_to_act,
+        "bot_to_act": match.bot_to_act,
         "over": view.phase == "over",
-        "status": status,
+        "status": status(match, view, _),
         "has_scout_show": rules.sns_chips > 0,
         "flip_reverses": rules.flip_reverses,
         "hand": [card_json(c) for c in view.hand],
         "active": [card_json(c) for c in view.active],
         "active_owner": view.active_owner,
-        "active_text": (
-            _("Active set of {player}: {show}", player=seat_name(match, view.active_owner, _),
-              show=describe_show([top(c) for c in view.active], rules.classify(tuple(top(c) for c in view.active)), _))
-            if view.active else _("No active set: any valid show may be played.")
-        ),
+        "active_text": active_text(match, view, _),
         "seats": [
             {
                 "seat": s,
