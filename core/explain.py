@@ -1,99 +1,131 @@
-"""Why an action is illegal, in the words of the rules: what a person reads when a move is refused."""
+"""Why an action is illegal, in the words of the rules: what a person reads when a move is refused.
+
+One implementation for every screen. `why_illegal` is what `state.explain` says, the move
+quoted in front (`'show 2-3': a single 9 is not stronger than ...`); `reason` is the same
+sentence without the move, for a screen that shows it beside the cards (the browser game).
+Both take a `scoutlab.i18n` gettext `_`; without one they speak English. The English
+sentences are the message ids of the catalogs (core/locale, see docs/i18n.md).
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 from .actions import RIGHT, Flip, Scout, ScoutShow, Show, format_action
-from .cards import SHIFT, flipped
+from .cards import flipped, top
+from .i18n import DEFAULT, Gettext, gettext_for
 
 if TYPE_CHECKING:
     from .state import GameState
 
 
-def describe(values: tuple[int, ...] | list[int], kind: str | None) -> str:
-    """`a set of two 5s`, `a run of 3 from 4 to 6`, `a single 7`."""
+def describe_show(values: Sequence[int], kind: str | None, _: Gettext | None = None) -> str:
+    """`a single 7`, `a set of 2 × 5`, `a run of 3 from 4 to 6`, from a show's top numbers and kind."""
+    _ = _ or gettext_for(DEFAULT)
     values = tuple(values)
     if len(values) == 1:
-        return f"a single {values[0]}"
+        return _("a single {number}", number=values[0])
     if kind == "set":
-        return f"a set of {len(values)} x {values[0]}"
+        return _("a set of {count} × {number}", count=len(values), number=values[0])
     if kind == "run":
-        return f"a run of {len(values)} from {values[0]} to {values[-1]}"
-    return f"{kind or 'cards'} {' '.join(map(str, values))}"
+        return _("a run of {count} from {first} to {last}", count=len(values), first=values[0], last=values[-1])
+    numbers = " ".join(map(str, values))
+    return f"{kind} {numbers}" if kind else numbers  # a kind only a plugin knows goes by the plugin's own word
 
 
-STRENGTH_RULE = "more cards beat fewer, then a set beats a run, then the higher lowest number; equal is not enough"
+def why_illegal(state: "GameState", code: int, _: Gettext | None = None) -> str:
+    """Why the seat to act may not play `code`, the move quoted in front: what `state.explain` says."""
+    move, sentence = _refusal(state, code, _ or gettext_for(DEFAULT))
+    return f"{move!r}: {sentence}" if move else sentence
 
 
-def why_illegal(state: "GameState", code: int) -> str:
+def reason(state: "GameState", code: int, _: Gettext | None = None) -> str:
+    """The rule `code` breaks as a sentence of its own, without the move in front: `A single 9 is ...`."""
+    _move, sentence = _refusal(state, code, _ or gettext_for(DEFAULT))
+    return sentence[:1].upper() + sentence[1:] + "."
+
+
+def _refusal(state: "GameState", code: int, _: Gettext) -> tuple[str | None, str]:
+    """(the move in notation, the rule it breaks); no move where the sentence names it itself or needs none."""
     if state.is_over:
-        return "the game is over"
+        return None, _("the game is over")
     try:
         action = state.rules.codec.decode(code)
     except ValueError as exc:
-        return str(exc)
-    text = format_action(action)
+        return None, str(exc)
+    move = format_action(action)
     seat = state.to_act
     if state.phase == "flip":
-        return f"{text!r}: it is round start, so first choose 'keep' or 'flip' for your whole hand"
+        return move, _("it is round start, so first choose 'keep' or 'flip' for your whole hand")
     if isinstance(action, Flip):
-        return f"{text!r}: the hand may only be flipped at round start, before the first move"
+        return move, _("the hand may only be flipped at round start, before the first move")
     hand = list(state.hands[seat])
     active = list(state.active)
     if isinstance(action, Show):
-        return _why_show(state, text, hand, action, state.beat, active)
+        sentence = _why_show(state, hand, action, active, False, _)
+    else:
+        sentence = _why_scout_and_show(state, seat, hand, active, action, _)
+    # A rule no question here covers (a plugin's own): the engine still refused it, so say so.
+    return (move, sentence) if sentence else (None, _("{move} is not legal here", move=repr(move)))
+
+
+def _why_scout_and_show(state: "GameState", seat: int, hand: list[int], active: list[int],
+                        action: Scout | ScoutShow, _: Gettext) -> str | None:
     scout = action.scout if isinstance(action, ScoutShow) else action
-    reason = _why_scout(state, text, seat, hand, scout)
-    if reason:
-        return reason
-    if isinstance(action, Scout):
-        return f"{text!r} is not legal here"
+    sentence = _why_scout(state, seat, hand, scout, _)
+    if sentence or isinstance(action, Scout):
+        return sentence
     if not state.rules.sns_chips:
-        return f"{text!r}: this variant has no Scout & Show"
+        return _("this variant has no Scout & Show")
     if not state.scout_show_chips[seat]:
-        return f"{text!r}: you have already used your Scout & Show chip this round"
+        return _("you have already used your Scout & Show chip this round")
     taken = active.pop() if scout.end == RIGHT else active.pop(0)
     hand.insert(scout.gap, flipped(taken) if scout.flip else taken)
-    beat = state.rules.strength(active)
     if action.show is None:
         if not state.rules.sns_fallback:
-            return f"{text!r}: a Scout & Show must show after the scout in this variant"
-        return f"{text!r}: 'show none' is only for when no show is possible after the scout, and one is"
-    return _why_show(state, text, hand, action.show, beat, active, after_scout=True)
+            return _("a Scout & Show must show after the scout in this variant")
+        return _("'show none' is only for when no show is possible after the scout, and one is")
+    return _why_show(state, hand, action.show, active, True, _)
 
 
-def _why_scout(state: "GameState", text: str, seat: int, hand: list[int], scout: Scout) -> str | None:
-    active = state.active
-    if not active:
-        return f"{text!r}: there is no active set to scout from"
+def _why_scout(state: "GameState", seat: int, hand: list[int], scout: Scout, _: Gettext) -> str | None:
+    if not state.active:
+        return _("there is no active set to scout from")
     if state.active_owner == seat:
-        return f"{text!r}: you cannot scout from your own show"
+        return _("you cannot scout from your own show")
     if state.rules.scout_pays and state.chips_held[seat] <= 0:
-        return f"{text!r}: you have no Scout chip left to pay for a scout"
-    if scout.end == RIGHT and len(active) == 1:
-        return f"{text!r}: the active set has a single card; take it as 'left'"
+        return _("you have no Scout chip left to pay for a scout")
+    if scout.end == RIGHT and len(state.active) == 1:
+        return _("the active set has a single card; take it as 'left'")
     if scout.gap > len(hand):
-        return f"{text!r}: gap {scout.gap} is outside your hand; gaps run from 0 to {len(hand)}"
+        return _("gap {gap} is outside your hand; gaps run from 0 to {count}", gap=scout.gap, count=len(hand))
     return None
 
 
-def _why_show(state, text, hand, show: Show, beat, active, after_scout: bool = False) -> str:
-    whose = "your hand after the scout" if after_scout else "your hand"
+def _why_show(state: "GameState", hand: list[int], show: Show, active: list[int], after_scout: bool,
+              _: Gettext) -> str | None:
     if show.start + show.length > len(hand):
-        return f"{text!r}: {whose} has only {len(hand)} cards"
-    values = tuple(c >> SHIFT for c in hand[show.start : show.start + show.length])
+        if after_scout:
+            return _("your hand after the scout has only {count} cards", count=len(hand))
+        return _("your hand has only {count} cards", count=len(hand))
+    values = tuple(top(c) for c in hand[show.start : show.start + show.length])
     kind = state.rules.classify(values)
     if kind is None:
-        return (
-            f"{text!r}: {' '.join(map(str, values))} is neither a set (all the same number) "
-            "nor a run (each number one more, or one less, than the one before)"
+        # TRANSLATORS: right-to-left languages wrap {numbers} in U+2066 ... U+2069 so the numbers keep their order.
+        return _(
+            "{numbers} is neither a set (all the same number) nor a run (each number one more, or one less, than the one before)",
+            numbers=" ".join(map(str, values)),
         )
-    if active:
-        mine = describe(values, kind)
-        theirs = describe([c >> SHIFT for c in active], state.rules.classify(tuple(c >> SHIFT for c in active)))
-        where = "what is left of the active set" if after_scout else "the active set"
-        # The official order is worth quoting only where no plugin changed it.
-        rule = f" ({STRENGTH_RULE})" if state.rules.builtin_shows else ""
-        return f"{text!r}: {mine} is not stronger than {where}, {theirs}{rule}"
-    return f"{text!r} is not legal here"
+    if not active:
+        return None
+    active_values = [top(c) for c in active]
+    mine = describe_show(values, kind, _)
+    theirs = describe_show(active_values, state.rules.classify(tuple(active_values)), _)
+    if after_scout:
+        sentence = _("{mine} is not stronger than what is left of the active set, {theirs}", mine=mine, theirs=theirs)
+    else:
+        sentence = _("{mine} is not stronger than the active set, {theirs}", mine=mine, theirs=theirs)
+    if not state.rules.builtin_shows:
+        return sentence  # a plugin changed what beats what: the official order would mislead
+    rule = _("more cards beat fewer, then a set beats a run, then the higher lowest number; equal is not enough")
+    return f"{sentence} ({rule})"
