@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from ..actions import Flip, Scout, ScoutShow, format_action
 from ..cards import bottom, flipped, top
+from ..explain import describe_show
 from ..i18n import Gettext
 
 if TYPE_CHECKING:
@@ -61,17 +62,6 @@ def hand_grid(hand: Sequence[int], style: Style, _: Gettext, indent: str = "  ")
     # Gap G sits between card G and card G+1: the number a scout or Scout & Show names.
     rows.append(indent + style.faint(labels[3].ljust(width - 2) + "".join(f"{g:>4}" for g in range(len(hand) + 1))))
     return rows
-
-
-def describe_show(values: Sequence[int], kind: str | None, _: Gettext) -> str:
-    """`a run of 3 from 4 to 6`, `a set of 2 × 5`, `a single 7` (the browser game's words)."""
-    if len(values) == 1:
-        return _("a single {number}", number=values[0])
-    if kind == "set":
-        return _("a set of {count} × {number}", count=len(values), number=values[0])
-    if kind == "run":
-        return _("a run of {count} from {first} to {last}", count=len(values), first=values[0], last=values[-1])
-    return " ".join(map(str, values))  # a kind only a plugin knows: its numbers speak for themselves
 
 
 def table(view: "View", rules: "Rules", names: Sequence[str], style: Style, _: Gettext) -> list[str]:

@@ -3,7 +3,7 @@
 The loop asks the seat to act: a bot answers from its own view, the human types a
 move (or `hint`, `help`, `table`, `quit`). Everything printed comes from the human
 seat's view (screen.py), the opponents' moves as `scoutlab.log.describe_action`
-says them, and every refusal says why (`state.explain`).
+says them, and every refusal says why (`scoutlab.explain.why_illegal`, in the player's language).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Callable, Sequence, TextIO
 
 from ..actions import NotationError
 from ..engine_protocol import action_code
+from ..explain import why_illegal
 from ..i18n import gettext_for
 from ..log import describe_action
 from . import screen
@@ -155,7 +156,7 @@ class TerminalGame:
             self.say(str(exc), _("Type 'hint' for the legal moves, or 'help'."))
             return False
         if code not in state.legal_actions():
-            self.say(state.explain(code), _("Type 'hint' for the legal moves, or 'help'."))
+            self.say(why_illegal(state, code, _), _("Type 'hint' for the legal moves, or 'help'."))
             return False
         line = f"{self.names[self.seat]}: {describe_action(state, code)}"
         state.apply(code)

@@ -16,14 +16,13 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.concurrency import run_in_threadpool
 
-from .. import i18n
+from .. import explain, i18n
 from ..actions import NotationError, parse_action
 from ..bots import BotError, known_bots
 from ..spec import SpecError, load_spec, load_spec_text, shipped_variants
 from ..state import IllegalAction
 from .matches import Match, Matches, NotYourTurn, default_bot, rules_for
 from .present import match_json
-from .reasons import why_illegal
 from .rulespage import rules_sections
 from .store import MatchStore, StoreError
 from .strings import page_strings
@@ -265,7 +264,7 @@ def create_app(db_path: str, bot_delay_ms: int = 700) -> FastAPI:
             code = match.rules.codec.encode(parse_action(text))
         except ValueError:
             return _("{move} is not a move.", move=repr(text))
-        return why_illegal(match.state, code, _)
+        return explain.reason(match.state, code, _)
 
     @app.get("/api/m/{token}/explain")
     def api_explain(request: Request, token: str, action: str = ""):
@@ -282,7 +281,7 @@ def create_app(db_path: str, bot_delay_ms: int = 700) -> FastAPI:
                 return {"legal": False, "reason": _("{move} is not a move.", move=repr(action))}
             if code in match.state.legal_actions():
                 return {"legal": True, "reason": ""}
-            return {"legal": False, "reason": why_illegal(match.state, code, _)}
+            return {"legal": False, "reason": explain.reason(match.state, code, _)}
 
     @app.post("/api/m/{token}/advance")
     async def api_advance(request: Request, token: str):

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import bottom, format_card, top
+from ..explain import describe_show
 from ..i18n import Gettext
 from ..state import RoundEnd, View
 from .matches import LogEntry, Match
@@ -27,17 +28,6 @@ def cards_text(cards) -> str:
 def seat_name(match: Match, seat: int, _: Gettext) -> str:
     """"Player N" (the seats table marks which one is you)."""
     return _("Player {number}", number=seat + 1)
-
-
-def describe_show(values: list[int], kind: str | None, _: Gettext) -> str:
-    """`a set of 3 × 5`, `a run of 3 from 4 to 6`, `a single 7`, in the player's language."""
-    if len(values) == 1:
-        return _("a single {number}", number=values[0])
-    if kind == "set":
-        return _("a set of {count} × {number}", count=len(values), number=values[0])
-    if kind == "run":
-        return _("a run of {count} from {first} to {last}", count=len(values), first=values[0], last=values[-1])
-    return " ".join(map(str, values))  # a kind only a plugin knows: its numbers speak for themselves
 
 
 def log_text(match: Match, entry: LogEntry, _: Gettext) -> str:

@@ -108,7 +108,7 @@ def test_an_illegal_show_is_explained_and_a_scout_and_show_is_built_by_clicking(
     if len(after["log"]) > before:
         assert "scouts" in after["log"][before] and "shows" in after["log"][before]
     else:  # the single card did not beat what was left: the refusal says so in the rules' words
-        assert "does not beat what is left of the active set" in page.inner_text("#message")
+        assert "is not stronger than what is left of the active set" in page.inner_text("#message")
 
 
 def test_the_hand_is_playable_with_the_keyboard(server, page_at):
