@@ -211,6 +211,8 @@ class Rules:
 def _observer(impl) -> Callable[[Event, "GameState"], None]:
     """An observer hook implementation as a plain function of (event, state)."""
     function, names = impl.function, impl.argnames
+    if names == ("event", "state"):
+        return function  # the usual signature: no adapter in the way
     return lambda event, state: function(*[event if name == "event" else state for name in names])
 
 

@@ -90,6 +90,7 @@ class GameState:
         self.deals: list[list[list[int]]] = []  # each round's hands as dealt, for records
         # With a single shuffle, later rounds deal the cards set aside by earlier ones.
         self._pool = self._shuffled(rules.deck_for(players)) if rules.shuffle_once else None
+        self._replayable = True  # the seed and the history rebuild this state (undo under plugins)
         self._start_round(0)
 
     # -- setting up a round -------------------------------------------------------------------
@@ -138,6 +139,7 @@ class GameState:
         """Recompute what follows from the fields after they were set directly (positions do this)."""
         self.beat = self.rules.strength(self.active)
         self._legal = None
+        self._replayable = False  # the seed and history no longer say how this state came about
 
     # -- legal actions ------------------------------------------------------------------------
 
@@ -239,11 +241,18 @@ class GameState:
             self._apply(code)
             return
         # Plugin code runs mid-action (end conditions, scoring, observers): if it raises, undo.
-        saved = self._snapshot()
+        # A game played from its seed is rebuilt by replaying its history, so the usual path
+        # saves nothing; a state whose fields were set by hand (refresh) keeps a snapshot.
+        saved = None if self._replayable else self._snapshot()
+        done, legal = len(self.history), self._legal
         try:
             self._apply(code)
         except BaseException as exc:
-            self._restore(saved)
+            if saved is None:
+                self._replay(done)
+                self._legal = legal
+            else:
+                self._restore(saved)
             if isinstance(exc, HookError):
                 exc.locate(f"{self.where(code)}; the game state is unchanged")
             raise
@@ -271,6 +280,17 @@ class GameState:
         for key in self._CHANGED[len(self._PER_SEAT):]:
             saved[key] = list(saved[key])
         return saved, (len(self.history), len(self.deals), len(self.round_ends))
+
+    def _replay(self, actions: int) -> None:
+        """Become this game again as it was after its first `actions` actions, from the seed.
+
+        Hooks are pure, so replaying what succeeded once succeeds again, with the same result.
+        """
+        again = GameState(self.rules, self.players, self.seed)
+        for _, _, code in self.history[:actions]:
+            again._apply(code)
+        vars(self).clear()
+        vars(self).update(vars(again))
 
     def _restore(self, snapshot: tuple[dict, tuple[int, ...]]) -> None:
         saved, lengths = snapshot

@@ -177,9 +177,15 @@ class Fails:
         return self.answer
 
 
-def play_until_failure(rules, players: int = 4, seed: int = 3):
-    """Random play until a plugin error: return the state, the code that failed and the error."""
+def play_until_failure(rules, players: int = 4, seed: int = 3, set_by_hand: bool = False):
+    """Random play until a plugin error: return the state, the code that failed and the error.
+
+    `set_by_hand`: mark the state as a position does (refresh), so undo cannot replay the
+    seed and must use its snapshot.
+    """
     state = rules.new_game(players, seed)
+    if set_by_hand:
+        state.refresh()
     rng = random.Random(seed)
     while not state.is_over:
         try:
@@ -357,3 +363,12 @@ def test_a_spec_naming_a_switched_off_plugin_says_so(clean_env, monkeypatch):
     monkeypatch.setenv("SCOUTLAB_PLUGINS", "noop")
     with pytest.raises(SpecError, match="plugin 'wrap-runs' is installed but not in SCOUTLAB_PLUGINS"):
         load_spec("house-wrap")
+
+
+@pytest.mark.parametrize("set_by_hand", [False, True], ids=["replayed from the seed", "snapshot of a position"])
+@pytest.mark.parametrize("hook", ["scoutlab_score_round", "scoutlab_game_event", "scoutlab_show_beats"])
+def test_undo_after_a_failing_hook_restores_the_state_both_ways(clean_env, hook, set_by_hand):
+    with installed_plugin("fragile", Fails(hook)):
+        rules = rules_with("official", ["fragile"])
+        state, code, error = play_until_failure(rules, set_by_hand=set_by_hand)  # asserts the state is unchanged
+    assert error.plugin == "fragile" and state._replayable is not set_by_hand
