@@ -111,10 +111,11 @@ def _why_show(state: "GameState", hand: list[int], show: Show, active: list[int]
     values = tuple(top(c) for c in hand[show.start : show.start + show.length])
     kind = state.rules.classify(values)
     if kind is None:
+        numbers = " ".join(map(str, values))
         # TRANSLATORS: right-to-left languages wrap {numbers} in U+2066 ... U+2069 so the numbers keep their order.
         return _(
             "{numbers} is neither a set (all the same number) nor a run (each number one more, or one less, than the one before)",
-            numbers=" ".join(map(str, values)),
+            numbers=numbers,
         )
     if not active:
         return None
