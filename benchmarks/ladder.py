@@ -8,7 +8,8 @@ that is stopped keeps what it played, and the table can be printed again from th
 
     nice python benchmarks/ladder.py --games 2000 --processes 2 --out ladder.json
     nice python benchmarks/ladder.py --only mcts --games 2000 --budget 1800 --out ladder.json
-    python benchmarks/ladder.py --table ladder.json
+    nice python benchmarks/ladder.py --only mcts --players 4 --resume --out ladder.json   # play on
+    python benchmarks/ladder.py --table ladder.json more.json
 """
 
 from __future__ import annotations
@@ -57,11 +58,18 @@ def play_batch(task: tuple[str, int, str, str, int, int]) -> tuple[float, int, i
 
 
 def run_pairing(pool, processes: int, variant: str, players: int, bot: str, lower: str, games: int,
-                budget: float | None, seed: int, save=lambda row: None) -> dict:
-    """Play up to `games` games (no new ones once `budget` seconds are spent); `save` gets the row after each batch."""
+                budget: float | None, seed: int, save=lambda row: None, earlier: dict | None = None) -> dict:
+    """Play up to `games` games (no new ones once `budget` seconds are spent); `save` gets the row after each batch.
+
+    With `earlier` (a saved row of the same pairing) the games go on from where it stopped.
+    """
     started = time.time()
-    tasks = [(variant, players, bot, lower, seed + first, min(BATCH, games - first)) for first in range(0, games, BATCH)]
     share, played, capped = 0.0, 0, 0
+    if earlier:
+        share, played, capped = earlier["wins"], earlier["games"], earlier["capped_rounds"]
+        started -= earlier["seconds"]
+    tasks = [(variant, players, bot, lower, seed + first, min(BATCH, games - first))
+             for first in range(played, games, BATCH)]
     pending = []
     queue = iter(tasks)
 
@@ -112,16 +120,21 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2000, help="games per pairing and format (default 2000)")
     parser.add_argument("--only", choices=LADDER[1:], action="append", help="only the pairing(s) with this bot on top")
+    parser.add_argument("--players", type=int, choices=[n for _, n in FORMATS], help="only the games of this size")
+    parser.add_argument("--resume", action="store_true", help="go on from the games already in --out")
     parser.add_argument("--mcts", default="mcts", help="the search bot with its options (default: mcts)")
     parser.add_argument("--budget", type=float, help="seconds per pairing and format; stop starting games after it")
     parser.add_argument("--processes", type=int, default=min(2, os.cpu_count() or 1))
     parser.add_argument("--seed", type=int, default=0, help="first game seed")
     parser.add_argument("--out", help="JSON file the results are appended to")
-    parser.add_argument("--table", metavar="JSON", help="print the table from a results file and exit")
+    parser.add_argument("--table", metavar="JSON", nargs="+", help="print the table from results files and exit")
     args = parser.parse_args(argv)
     if args.table:
-        with open(args.table) as f:
-            print(table(json.load(f)))
+        rows = []
+        for path in args.table:
+            with open(path) as f:
+                rows += json.load(f)
+        print(table(rows))
         return 0
     rows: list[dict] = []
     if args.out and os.path.exists(args.out):
@@ -142,8 +155,12 @@ def main(argv: list[str] | None = None) -> int:
             if args.only and upper not in args.only:
                 continue
             for variant, players in FORMATS:
+                if args.players and players != args.players:
+                    continue
+                earlier = next((r for r in rows if (r["bot"], r["lower"], r["variant"]) ==
+                                (names[upper], names[lower], variant)), None) if args.resume else None
                 row = run_pairing(pool, args.processes, variant, players, names[upper], names[lower], args.games,
-                                  args.budget, args.seed, save)
+                                  args.budget, args.seed, save, earlier)
                 print(table([row]).splitlines()[-1], flush=True)
     print(table(rows))
     return 0

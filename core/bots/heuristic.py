@@ -38,6 +38,7 @@ DEFAULTS = {
     "sns_value": 1.0,  # points a Scout & Show chip is worth while kept
     "keep_longest": 0.3,  # points per card of the longest show kept in hand
     "scouts": 6,  # scouts (and as many Scout & Shows) considered, best hands first
+    "chip_value": 1.5,  # points a held Scout chip is worth beyond its score: the right to scout again
 }
 
 
@@ -149,6 +150,7 @@ class HeuristicBot:
         mine = accrued[me] + my_left * penalty
         mine += hold * ((-my_left * penalty if rules.exemption else 0) + (n - 1) * rules.points_received * 0.7)
         mine += self.options["sns_value"] * after.scout_show_chips[me]
+        mine += self.options["chip_value"] * after.chips_held[me]
         mine += self.options["keep_longest"] * self.reader.plan(tops(move.hand))[1]
         others = [accrued[i] + others_left[i] * penalty * (1 + hold) for i in range(n)]
         return self.margin(view, [mine if i == me else others[i] for i in range(n)])
