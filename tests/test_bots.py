@@ -290,3 +290,17 @@ def test_mcts_time_budget_stops_the_search(rules_by_name):
     bot = make_bot("mcts:iterations=100000,seconds=0.2", rules, 0)
     assert bot.act(state.view(0)) in state.legal_actions()
     assert 0 < bot.iterations_done < 100000
+
+
+def test_ladder_wilson_interval_matches_the_formula():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "ladder.py"
+    spec = importlib.util.spec_from_file_location("ladder", path)
+    ladder = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ladder)
+    low, high = ladder.wilson(5, 10)
+    assert (round(low, 4), round(high, 4)) == (0.2366, 0.7634)  # the textbook value for 5 of 10
+    low, high = ladder.wilson(0, 20)
+    assert low == 0.0 and 0.16 < high < 0.17
