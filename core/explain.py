@@ -1,4 +1,4 @@
-"""Why an action is illegal, in the words of the rules: what a person reads when a move is refused.
+"""The game in words for every screen: why a move is refused, what a show is, why a round ended.
 
 One implementation for every screen. `why_illegal` is what `state.explain` says, the move
 quoted in front (`'show 2-3': a single 9 is not stronger than ...`); `reason` is the same
@@ -16,7 +16,8 @@ from .cards import flipped, top
 from .i18n import DEFAULT, Gettext, gettext_for
 
 if TYPE_CHECKING:
-    from .state import GameState
+    from .rules import Rules
+    from .state import GameState, RoundEnd
 
 
 def describe_show(values: Sequence[int], kind: str | None, _: Gettext | None = None) -> str:
@@ -31,6 +32,22 @@ def describe_show(values: Sequence[int], kind: str | None, _: Gettext | None = N
         return _("a run of {count} from {first} to {last}", count=len(values), first=values[0], last=values[-1])
     numbers = " ".join(map(str, values))
     return f"{kind} {numbers}" if kind else numbers  # a kind only a plugin knows goes by the plugin's own word
+
+
+def end_reason(end: "RoundEnd", rules: "Rules", _: Gettext | None = None) -> str:
+    """Why a round ended, in the words of the seeds where they have them."""
+    _ = _ or gettext_for(DEFAULT)
+    known = {
+        "hand_emptied": _("a hand was emptied by a show."),
+        "everyone_scouted": _("nobody beat the last show, so the round ended."),
+        "opponent_stuck": _("after the last show, the opponent could neither show nor scout."),
+        "turn_cap": _("the round reached the turn limit; nobody is spared the penalty for cards in hand."),
+        "no_legal_action": _("the player to act had no legal move."),
+    }
+    if end.reason in known:
+        return known[end.reason]
+    # A plugin's own condition: its description is the best we have (in English).
+    return next((c.description for name, c in rules.end_conditions if name == end.reason), end.reason)
 
 
 def why_illegal(state: "GameState", code: int, _: Gettext | None = None) -> str:

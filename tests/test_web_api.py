@@ -190,14 +190,14 @@ def test_every_end_reason_has_its_own_words(client):
     from dataclasses import replace
 
     from scoutlab.i18n import gettext_for
-    from scoutlab.web.present import end_reason
+    from scoutlab.explain import end_reason
 
     token, _ = new_match(client, "two-player", 2)
     match = server_match(client, token)
     final = play_to_end(client, token)
     end = match.state.round_ends[0]
     texts = {
-        reason: end_reason(match, replace(end, reason=reason), gettext_for("ar"))
+        reason: end_reason(replace(end, reason=reason), match.rules, gettext_for("ar"))
         for reason in ("hand_emptied", "everyone_scouted", "opponent_stuck", "turn_cap", "no_legal_action")
     }
     assert texts["everyone_scouted"] == "لم يتغلب أحد على آخر عرض، لذا انتهت الجولة."  # seed 001's own sentence

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from ..actions import Flip, Scout, ScoutShow, format_action
 from ..cards import bottom, flipped, top
-from ..explain import describe_show
+from ..explain import describe_show, end_reason
 from ..i18n import Gettext
 
 if TYPE_CHECKING:
@@ -141,21 +141,6 @@ def all_legal(view: "View", rules: "Rules", width: int = 78) -> list[str]:
     per_line = max(1, width // column)
     return ["  " + "".join(m.ljust(column) for m in moves[i:i + per_line]).rstrip()
             for i in range(0, len(moves), per_line)]
-
-
-def end_reason(end: "RoundEnd", rules: "Rules", _: Gettext) -> str:
-    """Why a round ended, in the words of the seeds where they have them (the browser game's words)."""
-    known = {
-        "hand_emptied": _("a hand was emptied by a show."),
-        "everyone_scouted": _("nobody beat the last show, so the round ended."),
-        "opponent_stuck": _("after the last show, the opponent could neither show nor scout."),
-        "turn_cap": _("the round reached the turn limit; nobody is spared the penalty for cards in hand."),
-        "no_legal_action": _("the player to act had no legal move."),
-    }
-    if end.reason in known:
-        return known[end.reason]
-    # A plugin's own condition: its description is the best we have (in English).
-    return next((c.description for name, c in rules.end_conditions if name == end.reason), end.reason)
 
 
 def round_end(end: "RoundEnd", rules: "Rules", names: Sequence[str], style: Style, _: Gettext) -> list[str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import bottom, format_card, top
-from ..explain import describe_show
+from ..explain import describe_show, end_reason
 from ..i18n import Gettext
 from ..state import RoundEnd, View
 from .matches import LogEntry, Match
@@ -35,7 +35,7 @@ def log_text(match: Match, entry: LogEntry, _: Gettext) -> str:
     player = seat_name(match, entry.seat, _) if entry.seat >= 0 else ""
     if entry.kind == "round_end":
         end = match.state.round_ends[entry.round]
-        return _("Round {number} ends: {reason}", number=entry.round + 1, reason=end_reason(match, end, _))
+        return _("Round {number} ends: {reason}", number=entry.round + 1, reason=end_reason(end, match.rules, _))
     if entry.kind == "keep":
         return _("{player} keeps the hand as dealt.", player=player)
     if entry.kind == "flip":
@@ -62,21 +62,6 @@ def log_lines(match: Match, _: Gettext) -> list[str]:
     return lines
 
 
-def end_reason(match: Match, end: RoundEnd, _: Gettext) -> str:
-    """Why a round ended, in the words of the seeds where they have them."""
-    known = {
-        "hand_emptied": _("a hand was emptied by a show."),
-        "everyone_scouted": _("nobody beat the last show, so the round ended."),
-        "opponent_stuck": _("after the last show, the opponent could neither show nor scout."),
-        "turn_cap": _("the round reached the turn limit; nobody is spared the penalty for cards in hand."),
-        "no_legal_action": _("the player to act had no legal move."),
-    }
-    if end.reason in known:
-        return known[end.reason]
-    # A plugin's own condition: its description is the best we have (in English).
-    return next((c.description for name, c in match.rules.end_conditions if name == end.reason), end.reason)
-
-
 def round_end_json(match: Match, end: RoundEnd, _: Gettext) -> dict[str, Any]:
     exempt = None
     if end.exempt is not None:
@@ -85,7 +70,7 @@ def round_end_json(match: Match, end: RoundEnd, _: Gettext) -> dict[str, Any]:
         "round": end.round + 1,
         "reason": end.reason,
         "title": _("Round {number} is over", number=end.round + 1),
-        "text": end_reason(match, end, _),
+        "text": end_reason(end, match.rules, _),
         "exempt": exempt,
         "lines": [
             {
