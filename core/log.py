@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Iterator, Sequence
 
 from .actions import Scout, ScoutShow, Show, format_action
-from .cards import SHIFT, flipped, format_card, format_hand
+from .cards import flipped, format_card, format_hand
 from .state import GameState, RoundEnd
 
 

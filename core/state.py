@@ -11,7 +11,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from .actions import FLIP, KEEP, SHOW_BASE, Flip, Scout, ScoutShow, Show, format_action
+from .actions import FLIP, KEEP, SHOW_BASE, format_action
 from .cards import SHIFT, flipped, format_hand
 from .events import Event
 from .hookguard import HookError
@@ -499,7 +499,4 @@ class GameState:
         )
 
 
-__all__ = [
-    "FLIPPING", "PLAYING", "OVER", "GameState", "IllegalAction", "RoundEnd", "View",
-    "Flip", "Show", "Scout", "ScoutShow",
-]
+__all__ = ["FLIPPING", "PLAYING", "OVER", "GameState", "IllegalAction", "RoundEnd", "View"]
