@@ -92,10 +92,10 @@ class Rules:
         self.builtin_shows: bool = self._shows_are_builtin()
         self._root = ShowNode((), "set")  # the trie of classified shows (plugin path)
         self.scores_hooked: bool = implementers(self.plugins, "scoutlab_score_round") != []
-        self.observed: bool = implementers(self.plugins, "scoutlab_game_event") != []
-        # Observers, called after every action in registration order, as pluggy would (LIFO).
+        # Observers, called directly after every action, in the order pluggy would call them (LIFO).
         self.observers = [_observer(impl) for impl in self.plugins.hook.scoutlab_game_event.get_hookimpls()[::-1]]
-        # Plugin code that runs mid-action may raise: then `apply` keeps an undo snapshot.
+        self.observed: bool = bool(self.observers)
+        # Plugin code that runs mid-action may raise: then `apply` must be able to undo the action.
         self.guarded: bool = (
             not self.builtin_shows
             or self.scores_hooked
