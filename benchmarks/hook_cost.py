@@ -1,9 +1,9 @@
 """The cost of hook dispatch in instructions, which do not depend on what else the machine is doing.
 
-Plays the same random 4-player games of `official` with and without the do-nothing
+Plays the same random games (default: `official`, 4 players) with and without the do-nothing
 `noop` plugin under valgrind's callgrind and prints instructions per decision.
 Timings on a shared machine swing by tens of percent; instruction counts repeat exactly.
-Run: python benchmarks/hook_cost.py [--games 8]   (needs valgrind: apt-get install valgrind)
+Run: python benchmarks/hook_cost.py [--games 8] [--variant official --players 4]   (needs valgrind)
 """
 
 from __future__ import annotations
@@ -17,16 +17,16 @@ import subprocess
 import sys
 
 
-def play(games: int, plugin: bool) -> int:
+def play(variant: str, players: int, games: int, plugin: bool) -> int:
     """Play the games; return the number of decisions."""
     from scoutlab.rules import Rules, load_rules
     from scoutlab.spec import load_spec_text
 
-    text = "extends: official\nname: official+noop\nplugins: [noop]\n"
-    rules = Rules(load_spec_text(text)) if plugin else load_rules("official")
+    text = f"extends: {variant}\nname: {variant}+noop\nplugins: [noop]\n"
+    rules = Rules(load_spec_text(text)) if plugin else load_rules(variant)
     decisions = 0
     for seed in range(games):
-        state = rules.new_game(4, seed)
+        state = rules.new_game(players, seed)
         rng = random.Random(seed)
         while not state.is_over:
             legal = state.legal_actions()
@@ -35,11 +35,12 @@ def play(games: int, plugin: bool) -> int:
     return decisions
 
 
-def instructions(games: int, plugin: bool) -> tuple[int, int]:
+def instructions(variant: str, players: int, games: int, plugin: bool) -> tuple[int, int]:
     """(instructions, decisions) of one run under callgrind."""
     command = [
         "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-        os.path.realpath(sys.executable), __file__, "--child", str(games), "--plugin" if plugin else "--no-plugin",
+        os.path.realpath(sys.executable), __file__, "--variant", variant, "--players", str(players),
+        "--child", str(games), "--plugin" if plugin else "--no-plugin",
     ]
     out = subprocess.run(command, capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": "0"})
     collected = re.search(r"Collected : ([\d,]+)", out.stderr)
@@ -52,21 +53,26 @@ def instructions(games: int, plugin: bool) -> tuple[int, int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=8)
+    parser.add_argument("--variant", default="official")
+    parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--plugin", action=argparse.BooleanOptionalAction, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child is not None:
-        print("decisions", play(args.child, args.plugin))
+        print("decisions", play(args.variant, args.players, args.child, args.plugin))
         return
     if not shutil.which("valgrind"):
         sys.exit("needs valgrind (apt-get install valgrind)")
     per_decision = {}
     for plugin in (False, True):
-        base, _ = instructions(0, plugin)  # start-up and compiling the spec, subtracted
-        total, decisions = instructions(args.games, plugin)
+        base, _ = instructions(args.variant, args.players, 0, plugin)  # start-up and compiling, subtracted
+        total, decisions = instructions(args.variant, args.players, args.games, plugin)
         per_decision[plugin] = (total - base) / decisions
         label = "with noop" if plugin else "builtin  "
-        print(f"official, 4 players, {args.games} games, {label}: {decisions} decisions, {per_decision[plugin]:,.0f} instructions per decision")
+        print(
+            f"{args.variant}, {args.players} players, {args.games} games, {label}: {decisions} decisions, "
+            f"{per_decision[plugin]:,.0f} instructions per decision"
+        )
     print(f"hook cost: +{(per_decision[True] / per_decision[False] - 1) * 100:.1f}% instructions per decision")
 
 

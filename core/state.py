@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from .rules import Rules
 
 FLIPPING, PLAYING, OVER = "flip", "play", "over"
+_make_event = tuple.__new__
 TURN_CAP = "turn_cap"
 NO_LEGAL_ACTION = "no_legal_action"
 
@@ -439,7 +440,7 @@ class GameState:
 
     def _observe(self, kind: str, **data) -> None:
         """Tell the observers; called directly, as pluggy would, since this runs after every action."""
-        event = Event(kind, self.round, data)
+        event = _make_event(Event, (kind, self.round, data))  # Event(...) minus its Python-level __new__
         for observe in self.rules.observers:
             observe(event, self)
 
