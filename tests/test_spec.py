@@ -467,3 +467,17 @@ def test_spec_is_frozen():
     assert isinstance(spec, Spec)
     with pytest.raises(AttributeError):
         spec.name = "other"  # type: ignore[misc]
+
+
+def test_validate_reports_schema_and_compile_problems_of_every_file_at_once(tmp_path, capsys):
+    from scoutlab.cli import main
+
+    bad_key = write(tmp_path, "a.yaml", "extends: official\nname: a\nplayerz: [3]\n")
+    bad_end = write(tmp_path, "b.yaml", "extends: official\nname: b\nend_conditions: [hand_emptyed]\n")
+    assert main(["validate", str(bad_key), str(bad_end)]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err == [
+        f"{bad_key}:3: $.playerz: unknown key 'playerz'; did you mean 'players'?",
+        f"{bad_end}:3: $.end_conditions[0]: unknown end condition 'hand_emptyed'; did you mean 'hand_emptied'? "
+        "(known: everyone_scouted, hand_emptied, opponent_stuck)",
+    ]
