@@ -229,10 +229,6 @@ def _unknown_condition(name: str, offered: dict[str, EndCondition]) -> str:
     return f"unknown end condition {name!r}{hint} (known: {', '.join(sorted(offered))})"
 
 
-def compile_rules(spec: "Spec") -> Rules:
-    return Rules(spec)
-
-
 def load_rules(name_or_path: str) -> Rules:
     """Load, validate and compile a variant by shipped name or file path; raises SpecError."""
     from .spec import load_spec
