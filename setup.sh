@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Set up scoutlab on a fresh machine: a virtual environment in .venv with the project and
 # every optional part (tests, simulator, web, browser tests, RL, Ray), plus the Debian
-# packages the browser tests and the example bots use (Chromium, Node.js, jq).
+# packages the browser tests and the example bots use (Chromium, Node.js, jq) and the C build
+# of the engine's hot loop needs (gcc, Python's headers).
 # Safe to run again: it only installs what is missing.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -10,6 +11,10 @@ missing=()
 command -v chromium >/dev/null || missing+=(chromium)
 command -v node >/dev/null || missing+=(nodejs)
 command -v jq >/dev/null || missing+=(jq)
+# A C compiler and Python's headers, for the compiled hot loop (setup.py; without them, pure Python).
+command -v gcc >/dev/null || missing+=(gcc libc6-dev)
+"${PYTHON:-python3}" -c 'import os, sysconfig; assert os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h"))' \
+    2>/dev/null || missing+=(python3-dev)
 if [ ${#missing[@]} -gt 0 ]; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
         apt-get update -qq
@@ -25,3 +30,4 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e ".[${SCOUTLAB_EXTRAS:-all}]"
+.venv/bin/python -c 'from scoutlab import native; print("setup.sh: the engine hot loop is", native.BUILD)'

@@ -3,7 +3,7 @@
 Its hook implementations answer last (trylast), so a house-rule plugin overrides
 classification or comparison by returning a value, and defers by returning None.
 The engine recognises when only these answer and then uses the equivalent integer
-keys of `shows.py` instead of calling the hooks at all.
+keys of `legal.py` instead of calling the hooks at all.
 """
 
 from __future__ import annotations

@@ -127,19 +127,30 @@ def _guarded(plugin: str, hook: str, argnames: tuple[str, ...], function: Callab
         except HookError:
             raise  # already names its plugin (e.g. a game played inside an observer)
         except Exception as exc:
-            asked = describe_arguments(dict(zip(argnames, args)))
-            raise HookError(plugin, hook, asked, f"raised {type(exc).__name__}: {exc}") from exc
+            raise raised(plugin, hook, dict(zip(argnames, args)), exc) from exc
         if result is None or check is None:
             return result
-        problem = check(result, dict(zip(argnames, args)))
-        if problem:
-            asked = describe_arguments(dict(zip(argnames, args)))
-            raise HookError(plugin, hook, asked, f"returned {result!r}; {problem}")
+        error = wrong_answer(plugin, hook, dict(zip(argnames, args)), result)
+        if error:
+            raise error
         if hook == "scoutlab_end_conditions":
             return {name: _guarded_condition(plugin, name, c) for name, c in result.items()}
         return result
 
+    call.__wrapped__ = function  # type: ignore[attr-defined]  # observers run unwrapped: GameState._observe checks them
     return call
+
+
+def raised(plugin: str, hook: str, arguments: dict[str, Any], exc: Exception) -> HookError:
+    """The error for a hook implementation that raised `exc` when called with `arguments`."""
+    return HookError(plugin, hook, describe_arguments(arguments), f"raised {type(exc).__name__}: {exc}")
+
+
+def wrong_answer(plugin: str, hook: str, arguments: dict[str, Any], result: Any) -> HookError | None:
+    """The error for an answer of the wrong kind (None is never one: it means no answer), else None."""
+    check = CHECKS.get(hook)
+    problem = None if result is None or check is None else check(result, arguments)
+    return HookError(plugin, hook, describe_arguments(arguments), f"returned {result!r}; {problem}") if problem else None
 
 
 def _guarded_condition(plugin: str, name: str, condition: EndCondition) -> EndCondition:

@@ -16,9 +16,8 @@ from .events import Event
 from .cards import MASK, SHIFT, full_deck, identity, parse_card
 from .hookspecs import EndCondition, ShowInfo
 from .plugin_host import PluginError, implementers, make_manager
-from .shows import (
-    ShowNode, active_set_key, append_builtin_shows, append_general_shows, builtin_key, builtin_kind, builtin_show_domain,
-)
+from .native import legal
+from .shows import ShowNode, append_general_shows, builtin_key, builtin_kind, builtin_show_domain
 
 if TYPE_CHECKING:
     from .spec import Spec
@@ -43,6 +42,7 @@ class Rules:
         self.deck: list[int] = full_deck(self.lowest, self.highest)
         self.random_orientation: bool = deck["random_orientation"]
         self.removed: dict[int, list[int]] = {n: self._removed(deck["remove"].get(str(n), {})) for n in self.players}
+        self._decks = {n: [c for c in self.deck if c not in self.removed[n]] for n in self.players}
 
         deal = doc["deal"]
         self.hand_size: dict[int, int] = {int(n): size for n, size in deal["hand_size"].items()}
@@ -71,6 +71,7 @@ class Rules:
 
         # The largest possible hand is every card of the deck, so codes fit any position.
         self.codec = Codec(len(self.deck))
+        self.layout = legal.Layout(self.codec.width)  # the same codes, as tables for the hot loop
 
         try:
             self.plugins = make_manager(doc.get("plugins", []))
@@ -87,6 +88,8 @@ class Rules:
         if problems:
             raise SpecError(problems)
         self.end_conditions: list[tuple[str, EndCondition]] = [(n, offered[n]) for n in doc["end_conditions"]]
+        # (name, check, exempts) for the check after every action, unpacked once here.
+        self.end_checks = [(n, c.check, c.exempts_last_show_owner) for n, c in self.end_conditions]
 
         # When only the built-in rules answer the show hooks, use integer keys and skip the hooks.
         self.builtin_shows: bool = self._shows_are_builtin()
@@ -136,9 +139,8 @@ class Rules:
         return players if self.round_count is None else self.round_count
 
     def deck_for(self, players: int) -> list[int]:
-        """The cards in play for this many players, lower number on top, in a fixed order."""
-        removed = set(self.removed[players])
-        return [c for c in self.deck if c not in removed]
+        """The cards in play for this many players, lower number on top, in a fixed order (a new list)."""
+        return list(self._decks[players])
 
     def starting_seat(self, players: int, round_index: int) -> int:
         return (self.first_starting_seat + round_index * self.rotate_start) % players
@@ -191,7 +193,7 @@ class Rules:
     def append_shows(self, tops: list[int], beat, base: int, out: list[int]) -> None:
         """Append the codes (from `base`) of every show in `tops` stronger than `beat` (see strength)."""
         if self.builtin_shows:
-            append_builtin_shows(tops, beat, base, self.codec.width, out)
+            legal.append_shows(tops, beat, base, self.codec.width, out)
         else:
             append_general_shows(tops, beat, self._root, self._grow, self._judge, base, self.codec.width, out)
 
@@ -202,18 +204,21 @@ class Rules:
         trie of classified shows (None for an empty table).
         """
         if self.builtin_shows:
-            return active_set_key(cards)
+            return legal.active_set_key(cards)
         if not cards:
             return None
         return self.show_node(tuple(c >> SHIFT for c in cards))
 
 
-def _observer(impl) -> Callable[[Event, "GameState"], None]:
-    """An observer hook implementation as a plain function of (event, state)."""
-    function, names = impl.function, impl.argnames
+def _observer(impl) -> tuple[str, Callable[[Event, "GameState"], Any]]:
+    """An observer hook implementation as (plugin name, plain function of (event, state)).
+
+    Unwrapped from hookguard's checks, which GameState._observe makes itself, for less overhead.
+    """
+    function, names = getattr(impl.function, "__wrapped__", impl.function), impl.argnames
     if names == ("event", "state"):
-        return function  # the usual signature: no adapter in the way
-    return lambda event, state: function(*[event if name == "event" else state for name in names])
+        return impl.plugin_name, function  # the usual signature: no adapter in the way
+    return impl.plugin_name, lambda event, state: function(*[event if name == "event" else state for name in names])
 
 
 def _call(impl, **kwargs: Any) -> Any:

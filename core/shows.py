@@ -1,28 +1,15 @@
-"""Finding and ranking shows: the built-in rules as fast integer keys, and the hook-driven general path.
+"""Classifying and ranking shows: the built-in order by name, and the hook-driven general path.
 
-A show's strength under the official order is one int, so comparing against the active
-set is a single integer comparison in the hot loop:
-    key = ((2 * count + is_set) << 5) | lowest
-More cards beat fewer; with equal counts a set beats a run; then the higher lowest number.
-Equal keys are equal strength, which never beats.
+The built-in order's integer strength keys and the hot-loop sweeps live in `legal.py`;
+this module answers the questions asked outside the hot loop (what kind of show is this,
+what could the hooks be asked) and walks the trie of hook answers when plugins decide.
 """
 
 from __future__ import annotations
 
 from typing import Callable
 
-from .cards import SHIFT
-
-NOTHING_TO_BEAT = -1  # the key of an empty table: every show beats it
-SINGLE_KEY = 3 << SHIFT  # a single card is a set of one: (2*1 + 1) << 5
-
-
-def set_key(count: int, value: int) -> int:
-    return (((count << 1) | 1) << SHIFT) | value
-
-
-def run_key(count: int, lowest: int) -> int:
-    return ((count << 1) << SHIFT) | lowest
+from .legal import run_key, set_key
 
 
 def builtin_kind(values: tuple[int, ...] | list[int]) -> str:
@@ -71,53 +58,6 @@ def builtin_key(values: tuple[int, ...] | list[int]) -> int | None:
     return None
 
 
-def active_set_key(cards: list[int]) -> int:
-    """The key of an active set, which is always a valid show (or what scouting left of one).
-
-    Its first two cards tell a set from a run, so no scan is needed: this runs after every move.
-    """
-    if not cards:
-        return NOTHING_TO_BEAT
-    first = cards[0] >> SHIFT
-    if len(cards) == 1:
-        return SINGLE_KEY + first
-    if cards[1] >> SHIFT == first:
-        return set_key(len(cards), first)
-    return run_key(len(cards), min(first, cards[-1] >> SHIFT))
-
-
-def append_builtin_shows(tops: list[int], beat_key: int, base: int, width: int, out: list[int]) -> None:
-    """Append the code of every show in `tops` stronger than `beat_key`.
-
-    A show from position i with n cards has code base + i*width + (n - 1). One sweep per
-    start position: a set or run can only grow while the next card keeps its step.
-    """
-    n = len(tops)
-    for i in range(n):
-        v = tops[i]
-        row = base + i * width
-        if SINGLE_KEY + v > beat_key:
-            out.append(row)
-        if i + 1 == n:
-            continue
-        step = tops[i + 1] - v
-        if step == 0:
-            j = i + 1
-            while j < n and tops[j] == v:
-                j += 1
-                if ((((j - i) << 1) | 1) << SHIFT) + v > beat_key:
-                    out.append(row + j - i - 1)
-        elif step == 1 or step == -1:
-            j = i + 1
-            prev = v
-            while j < n and tops[j] - prev == step:
-                prev = tops[j]
-                j += 1
-                lowest = v if step == 1 else prev
-                if (((j - i) << 1) << SHIFT) + lowest > beat_key:
-                    out.append(row + j - i - 1)
-
-
 class ShowNode:
     """One run of top numbers, as the plugin hooks classified it; its children extend it by one card.
 
@@ -163,38 +103,3 @@ def append_general_shows(
                 verdict = judge(node, active)
             if verdict:
                 out.append(row + j - i)
-
-
-def append_builtin_insertion_shows(
-    tops: list[int], value: int, gap: int, beat_key: int, base: int, width: int, out: list[int]
-) -> None:
-    """Append the shows of two or more cards that include a card of `value` inserted at `gap`.
-
-    Shows that avoid the new card are the hand's own shows, found once per scout by the
-    caller, and so is the new card alone; only the sets and runs through it are new.
-    Codes count positions in the hand after the insertion, where the new card sits at `gap`.
-    """
-    n = len(tops)
-    left_value = tops[gap - 1] if gap else None
-    right_value = tops[gap] if gap < n else None
-    # A step (0: set, +1/-1: run left to right) extends only if a neighbour continues it.
-    steps = {s for s in (value - left_value if gap else 9, right_value - value if gap < n else 9) if -1 <= s <= 1}
-    for step in steps:
-        left = 0
-        while gap - left > 0 and tops[gap - left - 1] == value - step * (left + 1):
-            left += 1
-        right = 0
-        while gap + right < n and tops[gap + right] == value + step * (right + 1):
-            right += 1
-        for a in range(left + 1):
-            for b in range(right + 1):
-                count = a + b + 1
-                if count == 1:
-                    continue
-                if step == 0:
-                    key = (((count << 1) | 1) << SHIFT) + value
-                else:
-                    lowest = value - a if step == 1 else value - b
-                    key = ((count << 1) << SHIFT) + lowest
-                if key > beat_key:
-                    out.append(base + (gap - a) * width + count - 1)

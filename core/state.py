@@ -12,10 +12,10 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from .actions import FLIP, KEEP, SHOW_BASE, format_action
-from .cards import SHIFT, flipped, format_hand
+from .cards import MASK, SHIFT, flipped, format_hand
 from .events import Event
-from .hookguard import HookError
-from .shows import SINGLE_KEY, append_builtin_insertion_shows, append_builtin_shows
+from .hookguard import HookError, raised, wrong_answer
+from .native import legal
 
 if TYPE_CHECKING:
     from .rules import Rules
@@ -102,7 +102,8 @@ class GameState:
         self.rng.shuffle(cards)
         if self.rules.random_orientation:
             bits = self.rng.getrandbits(len(cards))
-            cards = [flipped(c) if bits >> i & 1 else c for i, c in enumerate(cards)]
+            # flipped(c), inlined: this runs for every card of every deal
+            cards = [((c & MASK) << SHIFT) | (c >> SHIFT) if bits >> i & 1 else c for i, c in enumerate(cards)]
         return cards
 
     def _start_round(self, index: int) -> None:
@@ -161,82 +162,43 @@ class GameState:
 
     def _play_actions(self, seat: int) -> list[int]:
         rules = self.rules
-        codec = rules.codec
-        hand = self.hands[seat]
+        hand, active = self.hands[seat], self.active
+        may_scout = bool(active) and self.active_owner != seat and (not rules.scout_pays or self.chips_held[seat] > 0)
+        if rules.builtin_shows:
+            return legal.play_codes(
+                hand, active, self.beat, may_scout, self.scout_show_chips[seat] > 0, rules.sns_fallback, rules.layout
+            )
+        # Under plugins that decide shows: the same actions in the same order, shows through the hooks.
         tops = [c >> SHIFT for c in hand]
         out: list[int] = []
         rules.append_shows(tops, self.beat, SHOW_BASE, out)
-        if not self._may_scout(seat):
-            return out
-        stride = codec.width + 1
-        ends = (0,) if len(self.active) == 1 else (0, 1)
-        for end in ends:
-            for flip in (0, 1):
-                first = codec.scout_base + (end * 2 + flip) * stride
-                out.extend(range(first, first + len(hand) + 1))
-        if self.scout_show_chips[seat]:
-            self._append_scout_shows(tops, ends, out)
+        if may_scout:
+            legal.append_scouts(len(hand), len(active), rules.layout, out)
+            if self.scout_show_chips[seat]:
+                self._append_scout_shows(tops, out)
         return out
 
-    def _may_scout(self, seat: int) -> bool:
-        return bool(self.active) and self.active_owner != seat and (
-            not self.rules.scout_pays or self.chips_held[seat] > 0
-        )
-
-    def _append_scout_shows(self, tops: list[int], ends: tuple[int, ...], out: list[int]) -> None:
-        """Scout & Show: every scout, then every show of the new hand that beats what is left."""
+    def _append_scout_shows(self, tops: list[int], out: list[int]) -> None:
+        """Scout & Show under plugins: every scout, then every show of the new hand that beats what is left."""
         rules = self.rules
         codec = rules.codec
-        width, stride, none = codec.width, codec.sns_stride, codec.show_count
-        sns_base = codec.sns_base
-        fallback = rules.sns_fallback
-        for end in ends:
+        for end in (0,) if len(self.active) == 1 else (0, 1):
             taken = self.active[-1] if end else self.active[0]
             beat = rules.strength(self.active[:-1] if end else self.active[1:])
-            values = (taken >> SHIFT, flipped(taken) >> SHIFT)
-            if not rules.builtin_shows:
-                for flip, value in enumerate(values):
-                    for gap in range(len(tops) + 1):
-                        base = codec.sns_base + codec.scout_index(end, flip, gap) * stride
-                        before = len(out)
-                        rules.append_shows(tops[:gap] + [value] + tops[gap:], beat, base, out)
-                        if fallback and len(out) == before:
-                            out.append(base + none)
-                continue
-            # The hand's own shows survive an insertion left or right of them (shifted past it),
-            # so across the gaps each one's codes form an arithmetic progression: range() makes them.
-            own: list[int] = []
-            append_builtin_shows(tops, beat, 0, width, own)
-            n = len(tops)
-            spans = [(rel // width, rel // width + rel % width + 1, rel) for rel in own]
-            kept_at = [0] * (n + 1)  # how many own shows survive at each gap, for the fallback
-            if fallback:
-                for start, stop, _ in spans:
-                    for gap in range(n + 1):
-                        kept_at[gap] += stop <= gap or start >= gap
-            for flip, value in enumerate(values):
-                block = sns_base + (end * 2 + flip) * (width + 1) * stride
-                for start, stop, rel in spans:
-                    out.extend(range(block + stop * stride + rel, block + (n + 1) * stride + rel, stride))
-                    out.extend(range(block + rel + width, block + (start + 1) * stride + rel + width, stride))
-                single = SINGLE_KEY + value > beat
-                for gap in range(n + 1):
-                    base = block + gap * stride
+            for flip, value in enumerate((taken >> SHIFT, flipped(taken) >> SHIFT)):
+                for gap in range(len(tops) + 1):
+                    base = codec.sns_base + codec.scout_index(end, flip, gap) * codec.sns_stride
                     before = len(out)
-                    left = tops[gap - 1] if gap else -2  # -2: no neighbour, nothing within one step
-                    right = tops[gap] if gap < n else -2
-                    if single:
-                        out.append(base + gap * width)  # the new card alone
-                    if -1 <= value - left <= 1 or -1 <= value - right <= 1:
-                        append_builtin_insertion_shows(tops, value, gap, beat, base, width, out)
-                    if fallback and len(out) == before and not kept_at[gap]:
-                        out.append(base + none)
+                    rules.append_shows(tops[:gap] + [value] + tops[gap:], beat, base, out)
+                    if rules.sns_fallback and len(out) == before:
+                        out.append(base + codec.show_count)
 
     # -- applying an action -------------------------------------------------------------------
 
     def apply(self, code: int) -> None:
         """Play one action for the seat to act; an illegal one raises IllegalAction and changes nothing."""
-        if code not in self.legal_actions():
+        legal = self._legal
+        if code not in (legal if legal is not None else self.legal_actions()):
             raise IllegalAction(self.explain(code))
         if not self.rules.guarded:
             self._apply(code)
@@ -344,21 +306,28 @@ class GameState:
         self.last_seat = seat
         stays = rules.extra_turn and self.last_kind == "scout"
         self.to_act = seat if stays else (seat + 1) % self.players
-        if rules.observed:
-            self._observe("action", seat=seat, code=code)
+        if rules.observed:  # the loop of _observe, inlined: this runs after every action
+            event = _make_event(Event, ("action", self.round, {"seat": seat, "code": code}))
+            for plugin, observe in rules.observers:
+                try:
+                    answer = observe(event, self)
+                except Exception as exc:
+                    self._observer_failed(plugin, event, exc)
+                if answer is not None:
+                    self._observer_failed(plugin, event, answer=answer)
         self._check_round_end()
 
     def _choose_flip(self, seat: int, code: int) -> None:
         if code == FLIP:
             hand = self.hands[seat]
             order = reversed(hand) if self.rules.flip_reverses else hand
-            self.hands[seat] = [flipped(c) for c in order]
+            self.hands[seat] = [((c & MASK) << SHIFT) | (c >> SHIFT) for c in order]  # flipped(c), inlined
         self.flips_left -= 1
         self.to_act = (seat + 1) % self.players
         if not self.flips_left:
             self.phase = PLAYING  # every seat has chosen; the starting seat is to act again
         if self.rules.observed:
-            self._observe("action", seat=seat, code=code)
+            self._observe(Event("action", self.round, {"seat": seat, "code": code}))
 
     def _show(self, seat: int, start: int, length: int) -> None:
         hand = self.hands[seat]
@@ -389,9 +358,9 @@ class GameState:
     # -- ending rounds and the game ----------------------------------------------------------
 
     def _check_round_end(self) -> None:
-        for name, condition in self.rules.end_conditions:
-            if condition.check(self):
-                exempt = self.last_shower if condition.exempts_last_show_owner and self.last_shower >= 0 else None
+        for name, check, exempts in self.rules.end_checks:
+            if check(self):
+                exempt = self.last_shower if exempts and self.last_shower >= 0 else None
                 self._end_round(name, exempt)
                 return
         if self.turn >= self.rules.max_turns:
@@ -417,19 +386,21 @@ class GameState:
             tuple(self.chips_received), tuple(self.chips_held), in_hand, self.turn,
         )
         if rules.scores_hooked:
-            end = replace(end, scores=tuple(self._adjusted(scores, end)))
+            adjusted = self._adjusted(scores, end)
+            if adjusted != scores:  # replace() is slow, and most rounds no plugin adjusts anything
+                end = replace(end, scores=tuple(adjusted))
         self.round_ends.append(end)
         for i in range(n):
             self.totals[i] += end.scores[i]
         self._legal = None
         if rules.observed:
-            self._observe("round_end", end=end)
+            self._observe(Event("round_end", self.round, {"end": end}))
         if self.round + 1 < self.rounds:
             self._start_round(self.round + 1)
         else:
             self.phase = OVER
             if rules.observed:
-                self._observe("game_end")
+                self._observe(Event("game_end", self.round, {}))
 
     def _adjusted(self, scores: list[int], end: RoundEnd) -> list[int]:
         scores = list(scores)
@@ -438,11 +409,28 @@ class GameState:
             scores = [s + a for s, a in zip(scores, adjustment)]
         return scores
 
-    def _observe(self, kind: str, **data) -> None:
-        """Tell the observers; called directly, as pluggy would, since this runs after every action."""
-        event = _make_event(Event, (kind, self.round, data))  # Event(...) minus its Python-level __new__
-        for observe in self.rules.observers:
-            observe(event, self)
+    def _observe(self, event: Event) -> None:
+        """Tell the observers, called directly rather than through pluggy since this runs after every action.
+
+        Their hookguard wrappers are skipped too: `_observer_failed` makes the same checks, and
+        costs nothing unless one fails.
+        """
+        for plugin, observe in self.rules.observers:
+            try:
+                answer = observe(event, self)
+            except Exception as exc:
+                self._observer_failed(plugin, event, exc)
+            if answer is not None:
+                self._observer_failed(plugin, event, answer=answer)
+
+    def _observer_failed(self, plugin: str, event: Event, exc: Exception | None = None, answer: object = None):
+        """Raise the HookError for an observer that raised `exc` or answered something other than None."""
+        if isinstance(exc, HookError):
+            raise exc  # already names its plugin (e.g. a game played inside an observer)
+        arguments = {"event": event, "state": self}
+        if exc is not None:
+            raise raised(plugin, "scoutlab_game_event", arguments, exc) from exc
+        raise wrong_answer(plugin, "scoutlab_game_event", arguments, answer)
 
     @property
     def is_over(self) -> bool:

@@ -1,9 +1,10 @@
 """A plugin that implements every hook and changes nothing: it measures what the hooks cost.
 
 A spec that lists `noop` plays exactly the rules it would play without it, but the
-engine can no longer use its integer fast path for shows (a plugin implements the
-show hooks), calls the observer after every action, and asks for score adjustments
-at every round end. Comparing a benchmark with and without it gives the hook overhead.
+engine must check that its show hooks defer everywhere (they do, so the integer fast
+path stays), calls its observer after every action, asks it for score adjustments at
+every round end, and guards each action so that a failing plugin leaves the state as it
+was. Comparing a benchmark with and without it gives the hook overhead.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """The fast enumeration of shows and Scout & Shows agrees with the general, hook-driven one.
 
 When only the built-in rules rank shows, the engine lists shows with integer strength
-keys (core/shows.py) and Scout & Shows with an incremental sweep
-(GameState._append_scout_shows); under plugins it asks the hooks instead. Forcing the
+keys and Scout & Shows with an incremental sweep (core/legal.py, compiled where built);
+under plugins it asks the hooks instead (GameState._append_scout_shows). Forcing the
 general path (`rules.builtin_shows = False`) on the very same positions must give
 exactly the same legal actions, in every shipped variant the fast path serves: both
 along random games and in random positions built to be rich in sets and runs.

@@ -1,0 +1,221 @@
+"""The legal plays of the seat to act under the built-in show order: the engine's hot loop.
+
+Plain functions of ints and lists of ints (cards, top numbers, strength keys, action
+codes), importing nothing, so that mypyc can compile this module: setup.py does when a
+C compiler is at hand, and `scoutlab.fast` picks the compiled module or this source. This
+source is the reference: tests/test_legal_native.py checks that the two agree.
+
+A show's strength under the official order is one int, so comparing with the active set
+is a single integer comparison:
+    key = ((2 * count + is_set) << 5) | lowest
+More cards beat fewer; with equal counts a set beats a run; then the higher lowest number.
+Equal keys are equal strength, which never beats.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+SHIFT: Final = 5  # a card is top << 5 | bottom (cards.SHIFT; tests check they agree)
+MASK: Final = 31
+SHOW_BASE: Final = 2  # codes 0 and 1 are the hand-flip choice (actions.SHOW_BASE)
+NOTHING_TO_BEAT: Final = -1  # the key of an empty table: every show beats it
+SINGLE_KEY: Final = 3 << SHIFT  # a single card is a set of one: (2*1 + 1) << 5
+
+
+class Layout:
+    """The action codes of one largest hand size, `width` (the layout of actions.Codec), as tables.
+
+    An int above 256 is a new object each time it is computed, so the codes listed most
+    often, the scouts and the plain shows, are made once here and handed out again.
+    """
+
+    def __init__(self, width: int) -> None:
+        self.width = width
+        self.show_count = width * width
+        self.scout_base = SHOW_BASE + self.show_count
+        self.sns_base = self.scout_base + 4 * (width + 1)
+        self.sns_stride = self.show_count + 1  # the extra slot is "show none", seed 002's fallback
+        self.shows: list[int] = list(range(SHOW_BASE, self.scout_base))
+        # scouts[2 * hand size + ends - 1]: every scout into a hand of that size, from one end or both
+        self.scouts: list[list[int]] = []
+        for size in range(width + 1):
+            for ends in (1, 2):
+                codes: list[int] = []
+                for side in range(2 * ends):  # side = end * 2 + flip
+                    first = self.scout_base + side * (width + 1)
+                    codes.extend(range(first, first + size + 1))
+                self.scouts.append(codes)
+
+
+def set_key(count: int, value: int) -> int:
+    return (((count << 1) | 1) << SHIFT) | value
+
+
+def run_key(count: int, lowest: int) -> int:
+    return ((count << 1) << SHIFT) | lowest
+
+
+def active_set_key(cards: list[int]) -> int:
+    """The key of an active set, which is always a valid show (or what scouting left of one).
+
+    Its first two cards tell a set from a run, so no scan is needed: this runs after every move.
+    """
+    if not cards:
+        return NOTHING_TO_BEAT
+    first = cards[0] >> SHIFT
+    if len(cards) == 1:
+        return SINGLE_KEY + first
+    if cards[1] >> SHIFT == first:
+        return set_key(len(cards), first)
+    return run_key(len(cards), min(first, cards[-1] >> SHIFT))
+
+
+def append_shows(tops: list[int], beat_key: int, base: int, width: int, out: list[int]) -> None:
+    """Append the code of every show in `tops` stronger than `beat_key`.
+
+    A show from position i with n cards has code base + i*width + (n - 1).
+    """
+    _sweep(tops, beat_key, base, width, out, None)
+
+
+def append_plain_shows(tops: list[int], beat_key: int, layout: Layout, out: list[int]) -> None:
+    """`append_shows` for a plain Show, with the codes from the layout's table."""
+    _sweep(tops, beat_key, 0, layout.width, out, layout.shows)
+
+
+def _sweep(tops: list[int], beat_key: int, base: int, width: int, out: list[int], table: list[int] | None) -> None:
+    # One sweep per start position: a set or run can only grow while the next card keeps its step.
+    # Each show found is relative code `rel`; the table, when given, holds base + rel ready made.
+    n = len(tops)
+    for i in range(n):
+        v = tops[i]
+        row = i * width
+        if SINGLE_KEY + v > beat_key:
+            out.append(table[row] if table is not None else base + row)
+        if i + 1 == n:
+            continue
+        step = tops[i + 1] - v
+        if step == 0:
+            j = i + 1
+            while j < n and tops[j] == v:
+                j += 1
+                if ((((j - i) << 1) | 1) << SHIFT) + v > beat_key:
+                    rel = row + j - i - 1
+                    out.append(table[rel] if table is not None else base + rel)
+        elif step == 1 or step == -1:
+            j = i + 1
+            prev = v
+            while j < n and tops[j] - prev == step:
+                prev = tops[j]
+                j += 1
+                lowest = v if step == 1 else prev
+                if (((j - i) << 1) << SHIFT) + lowest > beat_key:
+                    rel = row + j - i - 1
+                    out.append(table[rel] if table is not None else base + rel)
+
+
+def append_insertion_shows(
+    tops: list[int], value: int, gap: int, beat_key: int, base: int, width: int, out: list[int]
+) -> None:
+    """Append the shows of two or more cards that include a card of `value` inserted at `gap`.
+
+    Shows that avoid the new card are the hand's own shows, found once per scout by the
+    caller, and so is the new card alone; only the sets and runs through it are new.
+    Codes count positions in the hand after the insertion, where the new card sits at `gap`.
+    """
+    n = len(tops)
+    # A step (0: set, +1/-1: run left to right) extends only if a neighbour continues it.
+    left_step = value - tops[gap - 1] if gap > 0 else 9
+    right_step = tops[gap] - value if gap < n else 9
+    for step in (0, 1, -1):  # the engine's historical order: sets, rising runs, falling runs
+        if step != left_step and step != right_step:
+            continue
+        left = 0
+        while gap - left > 0 and tops[gap - left - 1] == value - step * (left + 1):
+            left += 1
+        right = 0
+        while gap + right < n and tops[gap + right] == value + step * (right + 1):
+            right += 1
+        for a in range(left + 1):
+            for b in range(right + 1):
+                count = a + b + 1
+                if count == 1:
+                    continue
+                if step == 0:
+                    key = (((count << 1) | 1) << SHIFT) + value
+                else:
+                    lowest = value - a if step == 1 else value - b
+                    key = ((count << 1) << SHIFT) + lowest
+                if key > beat_key:
+                    out.append(base + (gap - a) * width + count - 1)
+
+
+def append_scouts(hand_size: int, active_size: int, layout: Layout, out: list[int]) -> None:
+    """Append every scout: each end of the active set (one end if it has one card), either way up, any gap."""
+    out.extend(layout.scouts[2 * hand_size + (1 if active_size == 1 else 2) - 1])
+
+
+def append_scout_shows(tops: list[int], active: list[int], fallback: bool, layout: Layout, out: list[int]) -> None:
+    """Scout & Show: every scout, then every show of the new hand that beats what is left.
+
+    The hand's own shows survive an insertion left or right of them (shifted past it), so
+    across the gaps each one's codes form an arithmetic progression: range() makes them.
+    Only the new card alone and the shows through it are found gap by gap.
+    """
+    n = len(tops)
+    width, show_count, stride, sns_base = layout.width, layout.show_count, layout.sns_stride, layout.sns_base
+    for end in range(1 if len(active) == 1 else 2):
+        taken = active[-1] if end else active[0]
+        beat = active_set_key(active[:-1] if end else active[1:])
+        own: list[int] = []
+        append_shows(tops, beat, 0, width, own)
+        kept_at = [0] * (n + 1)  # how many own shows survive at each gap, for the fallback
+        if fallback:
+            for rel in own:
+                start = rel // width
+                stop = start + rel % width + 1
+                for gap in range(n + 1):
+                    if stop <= gap or start >= gap:
+                        kept_at[gap] += 1
+        for flip in range(2):
+            value = (taken & MASK) if flip else (taken >> SHIFT)
+            block = sns_base + (end * 2 + flip) * (width + 1) * stride
+            for rel in own:
+                start = rel // width
+                stop = start + rel % width + 1
+                # While loops, not range(): mypyc compiles them to C loops, with no range objects.
+                code, last = block + stop * stride + rel, block + n * stride + rel  # gaps stop..n
+                while code <= last:
+                    out.append(code)
+                    code += stride
+                code, last = block + rel + width, block + start * stride + rel + width  # gaps 0..start
+                while code <= last:
+                    out.append(code)
+                    code += stride
+            single = SINGLE_KEY + value > beat
+            for gap in range(n + 1):
+                base = block + gap * stride
+                before = len(out)
+                left = tops[gap - 1] if gap else -2  # -2: no neighbour, nothing within one step
+                right = tops[gap] if gap < n else -2
+                if single:
+                    out.append(base + gap * width)  # the new card alone
+                if -1 <= value - left <= 1 or -1 <= value - right <= 1:
+                    append_insertion_shows(tops, value, gap, beat, base, width, out)
+                if fallback and len(out) == before and not kept_at[gap]:
+                    out.append(base + show_count)
+
+
+def play_codes(
+    hand: list[int], active: list[int], beat: int, may_scout: bool, scout_show: bool, fallback: bool, layout: Layout
+) -> list[int]:
+    """Every legal Show, Scout and Scout & Show code of a hand, in that order."""
+    tops = [c >> SHIFT for c in hand]
+    out: list[int] = []
+    append_plain_shows(tops, beat, layout, out)
+    if may_scout:
+        append_scouts(len(hand), len(active), layout, out)
+        if scout_show:
+            append_scout_shows(tops, active, fallback, layout, out)
+    return out

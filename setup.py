@@ -1,0 +1,65 @@
+"""Build step: compile `core/legal.py`, the engine's hot loop, with mypyc when it can.
+
+All the metadata is in pyproject.toml; this file only adds the optional compiled module.
+A copy of legal.py is compiled as `scoutlab._legal_native`, stamped with the SHA-256 of
+its source so that `scoutlab.native` can tell whether it still matches. Without a C
+compiler, or with SCOUTLAB_PURE=1 set, the package installs as pure Python and plays the
+same rules more slowly.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pathlib
+import sys
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+HERE = pathlib.Path(__file__).resolve().parent
+STAGE = HERE / "build" / "mypyc-src" / "scoutlab"
+
+
+def _skip(reason: str) -> None:
+    print(f"scoutlab: installing pure Python, without the compiled hot loop: {reason}", file=sys.stderr)
+
+
+def compiled_extensions() -> list:
+    if os.environ.get("SCOUTLAB_PURE"):
+        _skip("SCOUTLAB_PURE is set")
+        return []
+    try:
+        from mypyc.build import mypycify
+    except ImportError:
+        _skip("mypyc is not installed")
+        return []
+    source = (HERE / "core" / "legal.py").read_bytes()
+    STAGE.mkdir(parents=True, exist_ok=True)
+    (STAGE / "__init__.py").write_text("")  # so mypyc names the copy scoutlab._legal_native
+    stamp = f'\nSOURCE_SHA256: Final = "{hashlib.sha256(source).hexdigest()}"\n'
+    (STAGE / "_legal_native.py").write_bytes(source + stamp.encode())
+    try:
+        return mypycify([str(STAGE / "_legal_native.py")], opt_level="3")
+    except (Exception, SystemExit) as exc:  # mypyc exits on a type error
+        _skip(f"mypyc failed ({exc})")
+        return []
+
+
+class OptionalBuildExt(build_ext):
+    """Compiling is only an optimisation: when the C compiler fails, warn and install pure Python."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as exc:
+            _skip(f"the C build failed ({exc})")
+
+    def build_extension(self, ext) -> None:
+        try:
+            super().build_extension(ext)
+        except Exception as exc:
+            _skip(f"the C build of {ext.name} failed ({exc})")
+
+
+setup(ext_modules=compiled_extensions(), cmdclass={"build_ext": OptionalBuildExt})
