@@ -409,7 +409,7 @@ class _Setup:
             captured.append(cards + unseen[:count])
             del unseen[:count]
         self.where.check()
-        set_aside = state._shuffled(unseen)  # the engine's shuffle, so orientation follows the spec
+        set_aside = state.shuffled(unseen)  # the engine's shuffle, so orientation follows the spec
         if rules.shuffle_once:
             self._set_pool(state, [c for pile in (self.hands, [self.active], captured) for cards in pile for c in cards], set_aside)
         state.round = self.round
@@ -442,7 +442,7 @@ class _Setup:
                 f"by round {self.round + 1}; the rest are set aside for later rounds"
             ))
             self.where.check()
-        state._pool = present + set_aside  # round r deals pool[r*n*size:(r+1)*n*size]: later slices are set aside
+        state.pool = present + set_aside  # round r deals pool[r*n*size:(r+1)*n*size]: later slices are set aside
 
 
 # --------------------------------------------------------------------------- dumping

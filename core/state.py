@@ -89,15 +89,16 @@ class GameState:
         self.round_ends: list[RoundEnd] = []
         self.history: list[tuple[int, int, int]] = []
         self.deals: list[list[list[int]]] = []  # each round's hands as dealt, for records
-        # With a single shuffle, later rounds deal the cards set aside by earlier ones.
-        self._pool = self._shuffled(rules.deck_for(players)) if rules.shuffle_once else None
+        # With a single shuffle (deal.shuffle: once), later rounds deal slices of this pool:
+        # round r deals pool[r*n*size:(r+1)*n*size], the rest is set aside. None: shuffle each round.
+        self.pool: list[int] | None = self.shuffled(rules.deck_for(players)) if rules.shuffle_once else None
         self._replayable = True  # the seed and the history rebuild this state (undo under plugins)
         self._start_round(0)
 
     # -- setting up a round -------------------------------------------------------------------
 
-    def _shuffled(self, cards: list[int]) -> list[int]:
-        """Shuffle order and, if the spec says so, orientation (RULES.md 1)."""
+    def shuffled(self, cards: list[int]) -> list[int]:
+        """The cards in a new list, shuffled by this game's rng: order and, if the spec says so, orientation (RULES.md 1)."""
         cards = list(cards)
         self.rng.shuffle(cards)
         if self.rules.random_orientation:
@@ -109,12 +110,12 @@ class GameState:
     def _start_round(self, index: int) -> None:
         rules, n = self.rules, self.players
         size = rules.hand_size[n]
-        if self._pool is not None:
+        if self.pool is not None:
             dealt = slice(index * n * size, (index + 1) * n * size)
-            cards = self._pool[dealt]
-            self.set_aside = self._pool[: dealt.start] + self._pool[dealt.stop :]
+            cards = self.pool[dealt]
+            self.set_aside = self.pool[: dealt.start] + self.pool[dealt.stop :]
         else:
-            shuffled = self._shuffled(rules.deck_for(n))
+            shuffled = self.shuffled(rules.deck_for(n))
             cards, self.set_aside = shuffled[: n * size], shuffled[n * size :]
         self.round = index
         self.hands: list[list[int]] = [cards[i * size : (i + 1) * size] for i in range(n)]
@@ -227,7 +228,7 @@ class GameState:
     _PER_SEAT = ("hands", "captured")
     _CHANGED = _PER_SEAT + ("active", "chips_received", "chips_held", "scout_show_chips", "totals")
     _GROWING = ("history", "deals", "round_ends")
-    _REBOUND = ("_legal", "_pool", "set_aside", "removed")
+    _REBOUND = ("_legal", "pool", "set_aside", "removed")
 
     def _snapshot(self) -> tuple[dict, tuple[int, ...]]:
         """What `_restore` needs to undo `_apply`: the fields, and the lengths of the growing lists.

@@ -320,7 +320,7 @@ def test_every_list_field_of_a_state_says_how_apply_undoes_it():
     from scoutlab.state import GameState
 
     known = set(GameState._CHANGED + GameState._GROWING + GameState._REBOUND)
-    for variant, players in [("official", 4), ("two-player", 2)]:  # two-player keeps its one shuffle in _pool
+    for variant, players in [("official", 4), ("two-player", 2)]:  # two-player keeps its one shuffle in pool
         state = rules_with(variant, ["noop"]).new_game(players, 1)
         for _ in range(20):
             state.apply(state.legal_actions()[0])
