@@ -113,6 +113,15 @@ def _option_value(text: str) -> Any:
 
 def make_bot(text: str, rules: "Rules", seed: int) -> Bot:
     """Build a bot from its command-line name, with its own random stream."""
+    factory, options = bot_factory(text)
+    return factory(rules, random.Random(seed), options)
+
+
+def bot_factory(text: str) -> tuple[BotFactory, dict[str, Any]]:
+    """The factory a bot's command-line name stands for, and its options; BotError if unknown.
+
+    Simulations resolve each name once with this and then call the factory for every game.
+    """
     name, options = parse_bot(text)
     bots = known_bots()
     if name not in bots:
@@ -125,4 +134,4 @@ def make_bot(text: str, rules: "Rules", seed: int) -> Bot:
 
         module, _, attribute = factory.partition(":")
         factory = getattr(import_module(module), attribute)
-    return factory(rules, random.Random(seed), options)
+    return factory, options

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from importlib import import_module
-from typing import Any, Sequence
+from typing import Sequence
 
-from ..bots import Bot, known_bots, make_bot, parse_bot
+from ..bots import Bot, bot_factory, make_bot
 from ..match import bot_seed
 from ..rules import Rules
 from ..state import PLAYING, GameState
@@ -61,26 +60,15 @@ class Lineup:
             raise ValueError(f"{players} players need {players} bots (or one for all), got {len(names)}")
         for name in dict.fromkeys(names):
             make_bot(name, rules, 0)  # unknown bots and bad options fail here, with the registry's message
-        # make_bot looks through the installed plugins on every call: resolve each name once instead.
-        registry = known_bots()
         self.names = names
         self.rules = rules
-        self._factories = [_factory(registry, name) for name in names]
+        self._factories = [bot_factory(name) for name in names]  # resolved once, not once a game
 
     def bots(self, seed: int) -> list[Bot]:
         return [
             factory(self.rules, random.Random(bot_seed(seed, seat)), dict(options))
             for seat, (factory, options) in enumerate(self._factories)
         ]
-
-
-def _factory(registry: dict[str, Any], text: str) -> tuple[Any, dict[str, Any]]:
-    name, options = parse_bot(text)
-    factory = registry[name]
-    if isinstance(factory, str):
-        module, _, attribute = factory.partition(":")
-        factory = getattr(import_module(module), attribute)
-    return factory, options
 
 
 def running_scores(state: GameState) -> tuple[int, ...]:
