@@ -2,7 +2,7 @@
 
 Plain functions of ints and lists of ints (cards, top numbers, strength keys, action
 codes), importing nothing, so that mypyc can compile this module: setup.py does when a
-C compiler is at hand, and `scoutlab.fast` picks the compiled module or this source. This
+C compiler is at hand, and `scoutlab.native` picks the compiled module or this source. This
 source is the reference: tests/test_legal_native.py checks that the two agree.
 
 A show's strength under the official order is one int, so comparing with the active set
@@ -17,14 +17,14 @@ from __future__ import annotations
 from typing import Final
 
 SHIFT: Final = 5  # a card is top << 5 | bottom (cards.SHIFT; tests check they agree)
-MASK: Final = 31
+MASK: Final = 31  # the bottom number's bits (cards.MASK)
 SHOW_BASE: Final = 2  # codes 0 and 1 are the hand-flip choice (actions.SHOW_BASE)
 NOTHING_TO_BEAT: Final = -1  # the key of an empty table: every show beats it
 SINGLE_KEY: Final = 3 << SHIFT  # a single card is a set of one: (2*1 + 1) << 5
 
 
 class Layout:
-    """The action codes of one largest hand size, `width` (the layout of actions.Codec), as tables.
+    """The action codes for hands of at most `width` cards (the layout of actions.Codec), as tables.
 
     An int above 256 is a new object each time it is computed, so the codes listed most
     often, the scouts and the plain shows, are made once here and handed out again.
