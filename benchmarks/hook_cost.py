@@ -3,7 +3,8 @@
 Plays the same random games (default: `official`, 4 players) with and without the do-nothing
 `noop` plugin under valgrind's callgrind and prints instructions per decision.
 Timings on a shared machine swing by tens of percent; instruction counts repeat exactly.
-Run: python benchmarks/hook_cost.py [--games 8] [--variant official --players 4]   (needs valgrind)
+Run: python benchmarks/hook_cost.py [--games 40] [--variant official --players 4]   (needs valgrind)
+Fewer games than the default give rougher figures: the games differ in how much each decision costs.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ def instructions(variant: str, players: int, games: int, plugin: bool) -> tuple[
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=8)
+    parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--variant", default="official")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--child", type=int, help=argparse.SUPPRESS)

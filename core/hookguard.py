@@ -137,8 +137,23 @@ def _guarded(plugin: str, hook: str, argnames: tuple[str, ...], function: Callab
             return {name: _guarded_condition(plugin, name, c) for name, c in result.items()}
         return result
 
-    call.__wrapped__ = function  # type: ignore[attr-defined]  # observers run unwrapped: GameState._observe checks them
+    # The engine calls observers and score adjusters unwrapped, checking them itself (call_checked).
+    call.__wrapped__ = function  # type: ignore[attr-defined]
     return call
+
+
+def call_checked(plugin: str, hook: str, function: Callable, argnames: tuple[str, ...], arguments: dict[str, Any]) -> Any:
+    """Call an unwrapped hook implementation as pluggy would, with the checks of `guard`."""
+    try:
+        result = function(*[arguments[name] for name in argnames])
+    except HookError:
+        raise
+    except Exception as exc:
+        raise raised(plugin, hook, arguments, exc) from exc
+    error = wrong_answer(plugin, hook, arguments, result)
+    if error:
+        raise error
+    return result
 
 
 def raised(plugin: str, hook: str, arguments: dict[str, Any], exc: Exception) -> HookError:

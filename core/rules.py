@@ -15,7 +15,7 @@ from . import builtin
 from .events import Event
 from .cards import MASK, SHIFT, full_deck, identity, parse_card
 from .hookspecs import EndCondition, ShowInfo
-from .plugin_host import PluginError, implementers, make_manager
+from .plugin_host import PluginError, make_manager
 from .native import legal
 from .shows import ShowNode, append_general_shows, builtin_key, builtin_kind, builtin_show_domain
 
@@ -94,10 +94,15 @@ class Rules:
         # When only the built-in rules answer the show hooks, use integer keys and skip the hooks.
         self.builtin_shows: bool = self._shows_are_builtin()
         self._root = ShowNode((), "set")  # the trie of classified shows (plugin path)
-        self.scores_hooked: bool = implementers(self.plugins, "scoutlab_score_round") != []
         # Observers, called directly after every action, in the order pluggy would call them (LIFO).
         self.observers = [_observer(impl) for impl in self.plugins.hook.scoutlab_game_event.get_hookimpls()[::-1]]
         self.observed: bool = bool(self.observers)
+        # Score adjusters too, once a round: (plugin, unwrapped function, the arguments it names).
+        self.score_adjusters = [
+            (impl.plugin_name, getattr(impl.function, "__wrapped__", impl.function), impl.argnames)
+            for impl in self.plugins.hook.scoutlab_score_round.get_hookimpls()[::-1]
+        ]
+        self.scores_hooked: bool = bool(self.score_adjusters)
         # Plugin code that runs mid-action may raise: then `apply` must be able to undo the action.
         self.guarded: bool = (
             not self.builtin_shows

@@ -13,15 +13,14 @@ from typing import TYPE_CHECKING
 
 from .actions import FLIP, KEEP, SHOW_BASE, format_action
 from .cards import MASK, SHIFT, flipped, format_hand
-from .events import Event
-from .hookguard import HookError, raised, wrong_answer
+from .events import Event, action_event, game_event
+from .hookguard import HookError, call_checked, raised, wrong_answer
 from .native import legal
 
 if TYPE_CHECKING:
     from .rules import Rules
 
 FLIPPING, PLAYING, OVER = "flip", "play", "over"
-_make_event = tuple.__new__
 TURN_CAP = "turn_cap"
 NO_LEGAL_ACTION = "no_legal_action"
 
@@ -199,7 +198,9 @@ class GameState:
     def apply(self, code: int) -> None:
         """Play one action for the seat to act; an illegal one raises IllegalAction and changes nothing."""
         legal = self._legal
-        if code not in (legal if legal is not None else self.legal_actions()):
+        if legal is None:
+            legal = self.legal_actions()
+        if code not in legal:
             raise IllegalAction(self.explain(code))
         if not self.rules.guarded:
             self._apply(code)
@@ -208,7 +209,7 @@ class GameState:
         # A game played from its seed is rebuilt by replaying its history, so the usual path
         # saves nothing; a state whose fields were set by hand (refresh) keeps a snapshot.
         saved = None if self._replayable else self._snapshot()
-        done, legal = len(self.history), self._legal
+        done = len(self.history)
         try:
             self._apply(code)
         except BaseException as exc:
@@ -308,7 +309,7 @@ class GameState:
         stays = rules.extra_turn and self.last_kind == "scout"
         self.to_act = seat if stays else (seat + 1) % self.players
         if rules.observed:  # the loop of _observe, inlined: this runs after every action
-            event = _make_event(Event, ("action", self.round, {"seat": seat, "code": code}))
+            event = action_event(self.round, seat, code)
             for plugin, observe in rules.observers:
                 try:
                     answer = observe(event, self)
@@ -328,7 +329,7 @@ class GameState:
         if not self.flips_left:
             self.phase = PLAYING  # every seat has chosen; the starting seat is to act again
         if self.rules.observed:
-            self._observe(Event("action", self.round, {"seat": seat, "code": code}))
+            self._observe(action_event(self.round, seat, code))
 
     def _show(self, seat: int, start: int, length: int) -> None:
         hand = self.hands[seat]
@@ -395,19 +396,22 @@ class GameState:
             self.totals[i] += end.scores[i]
         self._legal = None
         if rules.observed:
-            self._observe(Event("round_end", self.round, {"end": end}))
+            self._observe(game_event("round_end", self.round, end=end))
         if self.round + 1 < self.rounds:
             self._start_round(self.round + 1)
         else:
             self.phase = OVER
             if rules.observed:
-                self._observe(Event("game_end", self.round, {}))
+                self._observe(game_event("game_end", self.round))
 
     def _adjusted(self, scores: list[int], end: RoundEnd) -> list[int]:
-        scores = list(scores)
-        # One int per seat from each plugin that answers: hookguard refuses anything else by name.
-        for adjustment in self.rules.plugins.hook.scoutlab_score_round(state=self, end=end):
-            scores = [s + a for s, a in zip(scores, adjustment)]
+        """The scores plus every plugin's adjustment, the adjusters called as pluggy would, minus its overhead."""
+        arguments = {"state": self, "end": end}
+        for plugin, adjust, argnames in self.rules.score_adjusters:
+            # One int per seat, or None: call_checked refuses anything else, naming the plugin.
+            adjustment = call_checked(plugin, "scoutlab_score_round", adjust, argnames, arguments)
+            if adjustment is not None:
+                scores = [s + a for s, a in zip(scores, adjustment)]
         return scores
 
     def _observe(self, event: Event) -> None:
