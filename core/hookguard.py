@@ -119,21 +119,9 @@ def guard(pm: pluggy.PluginManager) -> pluggy.PluginManager:
 
 
 def _guarded(plugin: str, hook: str, argnames: tuple[str, ...], function: Callable) -> Callable:
-    check = CHECKS.get(hook)
-
     def call(*args: Any) -> Any:
-        try:
-            result = function(*args)
-        except HookError:
-            raise  # already names its plugin (e.g. a game played inside an observer)
-        except Exception as exc:
-            raise raised(plugin, hook, dict(zip(argnames, args)), exc) from exc
-        if result is None or check is None:
-            return result
-        error = wrong_answer(plugin, hook, dict(zip(argnames, args)), result)
-        if error:
-            raise error
-        if hook == "scoutlab_end_conditions":
+        result = call_checked(plugin, hook, function, argnames, dict(zip(argnames, args)))
+        if hook == "scoutlab_end_conditions" and result is not None:
             return {name: _guarded_condition(plugin, name, c) for name, c in result.items()}
         return result
 
@@ -145,14 +133,15 @@ def _guarded(plugin: str, hook: str, argnames: tuple[str, ...], function: Callab
 def call_checked(plugin: str, hook: str, function: Callable, argnames: tuple[str, ...], arguments: dict[str, Any]) -> Any:
     """Call an unwrapped hook implementation as pluggy would, with the checks of `guard`."""
     try:
-        result = function(*[arguments[name] for name in argnames])
+        result = function(*map(arguments.__getitem__, argnames))
     except HookError:
-        raise
+        raise  # already names its plugin (e.g. a game played inside an observer)
     except Exception as exc:
         raise raised(plugin, hook, arguments, exc) from exc
-    error = wrong_answer(plugin, hook, arguments, result)
-    if error:
-        raise error
+    if result is not None:  # None, no answer, is always allowed: the usual case costs no check
+        error = wrong_answer(plugin, hook, arguments, result)
+        if error:
+            raise error
     return result
 
 

@@ -418,7 +418,8 @@ class GameState:
         """Tell the observers, called directly rather than through pluggy since this runs after every action.
 
         Their hookguard wrappers are skipped too: `_observer_failed` makes the same checks, and
-        costs nothing unless one fails.
+        costs nothing unless one fails. `_apply` repeats this loop inline for actions; going
+        through `hookguard.call_checked` here instead costs about 1% of a decision (hand flips).
         """
         for plugin, observe in self.rules.observers:
             try:
