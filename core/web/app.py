@@ -11,7 +11,7 @@ from importlib import resources
 from typing import Any
 
 from fastapi import FastAPI, Form, Request, UploadFile
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.concurrency import run_in_threadpool
@@ -21,11 +21,13 @@ from ..actions import NotationError, parse_action
 from ..bots import BotError, known_bots
 from ..spec import SpecError, load_spec, load_spec_text, shipped_variants
 from ..state import IllegalAction
+from .events import table_json
+from .live import Streams, state_stream
 from .matches import Match, Matches, NotYourTurn, default_bot, rules_for
-from .present import match_json
 from .rulespage import rules_sections
 from .store import MatchStore, StoreError
 from .strings import page_strings
+from .yours import remember, your_matches
 
 #: Bots a browser may choose. `external` runs a program on the server, so it is never offered.
 UNSAFE_BOTS = {"external"}
@@ -51,6 +53,7 @@ def create_app(db_path: str, bot_delay_ms: int = 700) -> FastAPI:
     app = FastAPI(title="scoutlab", docs_url=None, redoc_url=None, openapi_url=None)
     matches = Matches(MatchStore(db_path))
     app.state.matches = matches
+    streams = Streams()
     folder = resources.files("scoutlab.web")
     templates = Jinja2Templates(directory=str(folder / "templates"))
     app.mount("/static", StaticFiles(directory=str(folder / "static")), name="static")
@@ -93,7 +96,7 @@ def create_app(db_path: str, bot_delay_ms: int = 700) -> FastAPI:
         except ValueError:
             log_from = 0
         with match.lock:  # held only while a move is applied, never while a bot thinks
-            return match_json(match, i18n.gettext_for(language(request)), log_from)
+            return table_json(match, i18n.gettext_for(language(request)), log_from)
 
     def state_response(request: Request, match: Match) -> JSONResponse:
         # Plain JSON already: straight to json.dumps, skipping FastAPI's slower generic encoder.
@@ -111,8 +114,10 @@ def create_app(db_path: str, bot_delay_ms: int = 700) -> FastAPI:
     def new_match_page(request: Request, status: int = 200, problems: list[str] = (), form: dict | None = None) -> HTMLResponse:
         variants = variants_info()
         form = form or {"variant": "official" if any(v["name"] == "official" for v in variants) else variants[0]["name"]}
+        yours = your_matches(request, matches, i18n.gettext_for(language(request)))
         return page(
             request, "new.html", status, variants=variants, bots=offered_bots(), problems=list(problems), form=form,
+            yours=yours,
         )
 
     @app.get("/", response_class=HTMLResponse)
@@ -146,7 +151,23 @@ def create_app(db_path: str, bot_delay_ms: int = 700) -> FastAPI:
             return new_match_page(request, 422, [str(p) for p in exc.problems], form)
         except (ValueError, BotError) as exc:
             return new_match_page(request, 422, [str(exc)], form)
-        return RedirectResponse(f"/m/{match.token}", status_code=303)
+        response = RedirectResponse(f"/m/{match.token}", status_code=303)
+        remember(request, response, match.token)
+        return response
+
+    @app.post("/m/{token}/rematch")
+    def rematch(request: Request, token: str):
+        """A new match with the same variant, number of players and opponents (a new deal)."""
+        match = find(token)
+        if match is None:
+            return page(request, "message.html", 404, message=i18n.gettext_for(language(request))("There is no match at this address."))
+        with match.lock:
+            doc, players = match.rules.spec.doc, match.state.players
+        bots = [name for name in match.bot_names if name is not None]
+        again = matches.new(doc, players, bots)
+        response = RedirectResponse(f"/m/{again.token}", status_code=303)
+        remember(request, response, again.token)
+        return response
 
     @app.get("/m/{token}", response_class=HTMLResponse)
     def table(request: Request, token: str):
@@ -225,7 +246,9 @@ def create_app(db_path: str, bot_delay_ms: int = 700) -> FastAPI:
             return JSONResponse({"error": str(exc), "problems": [str(p) for p in exc.problems]}, status_code=422)
         except (ValueError, BotError, TypeError) as exc:
             return error(request, 422, str(exc))
-        return JSONResponse({"token": match.token, "url": f"/m/{match.token}", "state": state_of(request, match)})
+        response = JSONResponse({"token": match.token, "url": f"/m/{match.token}", "state": state_of(request, match)})
+        remember(request, response, match.token)
+        return response
 
     @app.get("/api/m/{token}")
     async def api_state(request: Request, token: str):
@@ -250,7 +273,7 @@ def create_app(db_path: str, bot_delay_ms: int = 700) -> FastAPI:
         try:
             matches.play(match, text)
         except NotYourTurn:
-            return error(request, 409, _("It is not your turn."))
+            return JSONResponse({"error": _("It is not your turn."), "state": state_of(request, match)}, status_code=409)
         except NotationError:
             return error(request, 400, _("{move} is not a move.", move=repr(text)))
         except IllegalAction:
@@ -292,6 +315,28 @@ def create_app(db_path: str, bot_delay_ms: int = 700) -> FastAPI:
         # A bot may think for a while (search bots): in a worker thread, so other matches go on.
         await run_in_threadpool(matches.advance, match)
         return state_response(request, match)
+
+    @app.get("/api/m/{token}/events")
+    async def api_events(request: Request, token: str):
+        """Server-sent events: the state now, then after every move (see live.py)."""
+        _ = i18n.gettext_for(language(request))
+        match = find(token)
+        if match is None:
+            return error(request, 404, _("There is no match at this address."))
+        if streams.full():
+            return error(request, 503, _("Too many open tables; this one checks for moves every few seconds instead."))
+        try:
+            log_from = int(request.query_params.get("log_from", 0))
+        except ValueError:
+            log_from = 0
+
+        def render(live: Match, start: int) -> dict[str, Any]:
+            with live.lock:
+                return table_json(live, _, start)
+
+        stream = state_stream(matches, token, render, log_from, streams, request.is_disconnected)
+        headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+        return StreamingResponse(stream, media_type="text/event-stream", headers=headers)
 
     @app.exception_handler(StoreError)
     def store_failed(request: Request, exc: StoreError) -> Response:

@@ -51,7 +51,9 @@ class LogEntry:
     """One public event: a move (kind = keep, flip, show, scout, scout_and_show) or a round's end.
 
     `cards` are the cards shown, `taken` the card scouted as it went into the hand,
-    `captured` how many cards the show captured; all of it was seen by every player.
+    `captured` how many cards the show captured, `gap` where the scouted card went and
+    `start` where the shown cards sat in the hand (0-based, before the move's show);
+    all of it was seen by every player, who see the backs of each hand.
     """
 
     round: int
@@ -61,6 +63,8 @@ class LogEntry:
     taken: int | None = None
     end: int | None = None
     captured: int = 0
+    gap: int | None = None
+    start: int | None = None
 
 
 class NotYourTurn(Exception):
@@ -116,15 +120,18 @@ def _public_entry(state: GameState, code: int) -> LogEntry:
     hand = list(state.hands[seat])
     if isinstance(action, Show):
         shown = hand[action.start : action.start + action.length]
-        return LogEntry(state.round, seat, kind, tuple(shown), captured=len(state.active))
+        return LogEntry(state.round, seat, kind, tuple(shown), captured=len(state.active), start=action.start)
     scout = action.scout if isinstance(action, ScoutShow) else action
     taken = state.active[-1] if scout.end else state.active[0]
     taken = flipped(taken) if scout.flip else taken
     if not isinstance(action, ScoutShow) or action.show is None:
-        return LogEntry(state.round, seat, "scout", taken=taken, end=scout.end)
+        return LogEntry(state.round, seat, "scout", taken=taken, end=scout.end, gap=scout.gap)
     hand.insert(scout.gap, taken)
     shown = hand[action.show.start : action.show.start + action.show.length]
-    return LogEntry(state.round, seat, kind, tuple(shown), taken, scout.end, captured=len(state.active) - 1)
+    return LogEntry(
+        state.round, seat, kind, tuple(shown), taken, scout.end, captured=len(state.active) - 1,
+        gap=scout.gap, start=action.show.start,
+    )
 
 
 class Matches:
@@ -171,6 +178,11 @@ class Matches:
                 raise StoreError(f"match {token} cannot be resumed: stored move {ply + 1} {text!r} is refused: {exc}") from None
         with self._lock:
             return self._remember(match)
+
+    def in_memory(self, token: str) -> Match | None:
+        """The match if it is in memory, else None: never reads the database (the live stream asks often)."""
+        with self._lock:
+            return self._live.get(token)
 
     def _remember(self, match: Match) -> Match:
         """Keep a match in memory (the caller holds self._lock); two rebuilds at once keep the first."""

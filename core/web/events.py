@@ -1,0 +1,75 @@
+"""The table's moves as the page animates them: one public event each, with a one-line caption.
+
+Built from the match's public log only (see matches.LogEntry): who moved, which cards went
+to the table and from which places of their hand, which end card was scouted and where it
+went, how many cards were captured. The caption says it in a line, in the player's language.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..i18n import Gettext
+from .matches import LogEntry, Match
+from .present import card_json, cards_text, match_json, seat_name
+
+
+def caption(match: Match, entry: LogEntry, _: Gettext) -> str:
+    """One line for one move, e.g. "Player 2 scouts 7/3 from the right end and puts it at position 3."."""
+    player = seat_name(match, entry.seat, _) if entry.seat >= 0 else ""
+    if entry.kind == "round_end":
+        return _("Round {number} is over", number=entry.round + 1)
+    if entry.kind == "keep":
+        return _("{player} keeps the hand as dealt.", player=player)
+    if entry.kind == "flip":
+        return _("{player} flips the whole hand.", player=player)
+    cards = cards_text(entry.cards)
+    if entry.kind == "show":
+        if entry.captured:
+            return _("{player} shows {cards} and captures {count} cards.", player=player, cards=cards, count=entry.captured)
+        return _("{player} shows {cards}.", player=player, cards=cards)
+    taken = cards_text([entry.taken])
+    place = (entry.gap or 0) + 1
+    if entry.kind == "scout":
+        if entry.end:
+            return _("{player} scouts {card} from the right end and puts it at position {number}.", player=player, card=taken, number=place)
+        return _("{player} scouts {card} from the left end and puts it at position {number}.", player=player, card=taken, number=place)
+    if entry.end:
+        return _(
+            "{player} scouts {card} from the right end, puts it at position {number} and shows {cards}.",
+            player=player, card=taken, number=place, cards=cards,
+        )
+    return _(
+        "{player} scouts {card} from the left end, puts it at position {number} and shows {cards}.",
+        player=player, card=taken, number=place, cards=cards,
+    )
+
+
+def event_json(match: Match, entry: LogEntry, _: Gettext) -> dict[str, Any]:
+    """One move for the page's animation: seat, kind, cards and places, and its caption."""
+    return {
+        "round": entry.round + 1,
+        "seat": entry.seat,
+        "kind": entry.kind,
+        "cards": [card_json(c) for c in entry.cards],
+        "taken": None if entry.taken is None else card_json(entry.taken),
+        "end": entry.end,
+        "gap": entry.gap,
+        "start": entry.start,
+        "captured": entry.captured,
+        "caption": caption(match, entry, _),
+    }
+
+
+def events_json(match: Match, _: Gettext, start: int) -> list[dict[str, Any]]:
+    """The public events from log entry `start` on (the log and the events run in step)."""
+    return [event_json(match, entry, _) for entry in match.log[start:]]
+
+
+def table_json(match: Match, _: Gettext, log_from: int = 0) -> dict[str, Any]:
+    """The seat's state (present.match_json) with the events of the log lines it carries and `ply`,
+    the number of moves made: the page keeps the newest state it saw, whichever way it came."""
+    state = match_json(match, _, log_from)
+    state["events"] = events_json(match, _, state["log_from"])
+    state["ply"] = len(match.state.history)
+    return state
