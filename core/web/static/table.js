@@ -1,36 +1,55 @@
-// The table: draws what the server says this seat may see, and sends moves in the game's notation.
-// The server checks every move; this script only helps to build them.
+// The table: draws what the server says this seat may see, animates each move, and sends moves in
+// the game's notation. The server checks every move; this script only helps to build them.
+// No inline script or style: positions go through the CSS object model (element.style), which a
+// strict Content-Security-Policy allows.
 "use strict";
 (function () {
   const game = document.getElementById("game");
   const token = game.dataset.token;
   const lang = game.dataset.lang;
-  const botDelay = Number(game.dataset.delay) || 0;
+  const serverDelay = Number(game.dataset.delay) || 0;
   const S = JSON.parse(document.getElementById("strings").textContent);
   const $ = (id) => document.getElementById(id);
   const fill = (text, values) => text.replace(/\{(\w+)\}/g, (whole, key) => (key in values ? values[key] : whole));
+  const isolate = (text) => "\u2066" + text + "\u2069";
 
   let state = null;
   let selected = new Set(); // positions (0-based) of the hand as drawn
-  let scout = null; // {end, flip, gap} while a scout is being built; gap is null until chosen
+  let scout = null; // {end, flip, gap, confirmed} while a scout is built; gap is null until chosen
   let timer = null;
   let sending = false;
+  let animating = null; // a Promise while a move is animated; newer states wait for it
+  let pending = null; // the newest state that arrived during an animation
+  let lastEvent = null; // the move highlighted and captioned
+  let skipping = false; // "skip to my turn": bots move at once, without animation
   const seenKey = "scoutlab-round-ends-" + token;
-  let seenEnds = Number(sessionStorage.getItem(seenKey) || -1);
+  const stored = localStorage.getItem(seenKey);
+  let seenEnds = stored === null ? -1 : Number(stored);
+
+  // The pace: the server's bot delay is "normal"; the choice is kept in this browser.
+  const PACE = { slow: 2.5, normal: 1, fast: 0.35, instant: 0 };
+  let pace = localStorage.getItem("scoutlab-pace");
+  if (!(pace in PACE)) pace = "normal";
+  $("pace").value = pace;
+  const paceDelay = () => (skipping ? 0 : Math.round(Math.max(serverDelay, 300) * PACE[pace]));
+  const animTime = () => (skipping || pace === "instant" || document.hidden ? 0 : Math.min(650, Math.round(paceDelay() * 0.55)));
 
   // -- talking to the server ---------------------------------------------------------------
 
-  async function call(method, path, body) {
+  function url(path) {
     // Only the log lines the page lacks are sent back.
-    const url = "/api/m/" + token + path + (path.includes("?") ? "&" : "?") + "lang=" + encodeURIComponent(lang)
+    return "/api/m/" + token + path + (path.includes("?") ? "&" : "?") + "lang=" + encodeURIComponent(lang)
       + "&log_from=" + $("log").children.length;
-    const options = { method, headers: {} };
+  }
+
+  async function call(method, path, body) {
+    const options = { method, headers: {}, credentials: "same-origin" };
     if (body !== undefined) {
       options.headers["Content-Type"] = "application/json";
       options.body = JSON.stringify(body);
     }
     try {
-      const response = await fetch(url, options);
+      const response = await fetch(url(path), options);
       return { ok: response.ok, data: await response.json() };
     } catch (error) {
       return { ok: false, data: { error: S.offline }, offline: true };
@@ -39,8 +58,8 @@
 
   async function load() {
     const answer = await call("GET", "");
-    if (answer.ok) update(answer.data);
-    else if (answer.offline) setTimeout(load, 2000);
+    if (answer.ok) { say(""); receive(answer.data, { force: true }); }
+    else if (answer.offline) { say(S.offline); setTimeout(load, 2000); }
     else say(answer.data.error);
   }
 
@@ -52,9 +71,9 @@
     if (answer.ok) {
       resetMove();
       say("");
-      update(answer.data);
+      receive(answer.data);
     } else {
-      if (answer.data.state) update(answer.data.state, true);
+      if (answer.data.state) receive(answer.data.state, { keepMove: true });
       say(answer.data.error);
     }
   }
@@ -62,8 +81,37 @@
   async function advance() {
     timer = null;
     const answer = await call("POST", "/advance");
-    if (answer.ok) update(answer.data);
+    if (answer.ok) receive(answer.data);
     else setTimeout(load, 2000);
+  }
+
+  // Every open tab follows the server: server-sent events, or polling where they fail.
+  let stream = null;
+  let poller = null;
+
+  function follow() {
+    if (!window.EventSource) return poll();
+    stream = new EventSource(url("/events"));
+    stream.addEventListener("state", (event) => {
+      stopPolling();
+      receive(JSON.parse(event.data));
+    });
+    stream.addEventListener("error", () => {
+      // Closed by the server after its lifetime, refused, or the network: poll, then try again.
+      stream.close();
+      stream = null;
+      poll();
+      setTimeout(follow, 5000);
+    });
+  }
+
+  function poll() {
+    if (poller === null) poller = setInterval(() => { if (!sending) load(); }, 2500);
+  }
+
+  function stopPolling() {
+    if (poller !== null) clearInterval(poller);
+    poller = null;
   }
 
   // -- building a move ---------------------------------------------------------------------
@@ -94,6 +142,10 @@
     return { t: card.b, b: card.t };
   }
 
+  function cardName(card) {
+    return isolate(card.t + "/" + card.b);
+  }
+
   function takenCard() {
     const active = state.active;
     const card = scout.end ? active[active.length - 1] : active[0];
@@ -101,7 +153,7 @@
   }
 
   function shownHand() {
-    // The hand as drawn: with the scouted card in place while a Scout & Show is being built.
+    // The hand as drawn: with the scouted card in its chosen place while a scout is built.
     if (scout && scout.gap !== null) {
       const hand = state.hand.slice();
       hand.splice(scout.gap, 0, takenCard());
@@ -121,7 +173,7 @@
   async function explain(action) {
     const mine = ++asked;
     const answer = await call("GET", "/explain?action=" + encodeURIComponent(action));
-    if (mine === asked && answer.ok) say(answer.data.legal ? S.legal : answer.data.reason);
+    if (mine === asked && answer.ok) say(answer.data.legal ? S.legal : answer.data.reason, answer.data.legal);
   }
 
   function onSelect(index) {
@@ -131,23 +183,30 @@
     asked++;
     if (!selected.size) say("");
     else if (!run) say(S.pick_adjacent);
-    else if (!scout && state.legal.shows.some((s) => s[0] === run[0] && s[1] === run[1])) say(S.legal);
+    else if (!scout && state.legal.shows.some((s) => s[0] === run[0] && s[1] === run[1])) say(S.legal, true);
     else explain(scout ? scoutText() + " " + showText(run) : showText(run)); // the server says which rule it breaks
     draw();
   }
 
   function onTake(end) {
     selected = new Set();
-    scout = { end, flip: false, gap: null };
-    say("");
+    scout = { end, flip: false, gap: null, confirmed: false };
+    say(fill(S.taken, { card: cardName(takenCard()) }));
     draw();
-    const first = $("hand").querySelector("button.gap");
+    const first = $("gaps").querySelector("button");
     if (first) first.focus();
   }
 
-  function onGap(gap) {
-    scout.gap = gap;
-    if ($("sns").checked) {
+  function place(gap) {
+    scout.gap = Math.max(0, Math.min(state.hand.length, gap));
+    say(fill(S.placed, { card: cardName(takenCard()), number: scout.gap + 1 }));
+    draw();
+  }
+
+  function onConfirm() {
+    if (!scout || scout.gap === null) return;
+    if ($("sns").checked && state.legal.scout_show) {
+      scout.confirmed = true;
       say(S.sns_pick);
       draw();
       const marked = $("hand").querySelector("button.scouted");
@@ -155,6 +214,12 @@
     } else {
       send(scoutText());
     }
+  }
+
+  function undo() {
+    resetMove();
+    say("");
+    draw();
   }
 
   // -- drawing -----------------------------------------------------------------------------
@@ -179,117 +244,163 @@
     ]);
   }
 
-  function say(text) {
+  function say(text, good) {
     $("message").textContent = text || "";
+    $("message").classList.toggle("good", !!good);
   }
 
-  function update(next, keepMove) {
-    const newTurn = !state || state.to_act !== next.to_act || state.round !== next.round || state.phase !== next.phase;
-    state = next;
-    if (!keepMove && newTurn) resetMove();
-    if (seenEnds < 0) seenEnds = state.over ? state.round_ends.length - 1 : state.round_ends.length;
-    draw();
-    schedule();
-    // Your turn again and the focus is nowhere: put it on your hand, for keyboard players.
-    if (newTurn && state.your_turn && document.activeElement === document.body && !$("round-end").open) {
-      const first = state.phase === "flip" ? $("keep") : $("hand").querySelector("button");
-      if (first) first.focus();
+  function fitRow(row) {
+    // One row at every width: cards shrink to fit, then overlap; never wrap.
+    const cards = [...row.children].filter((c) => c.classList.contains("card"));
+    const n = cards.length;
+    const style = getComputedStyle(row);
+    const max = parseFloat(style.getPropertyValue("--card-max")) || 64;
+    const min = parseFloat(style.getPropertyValue("--card-min")) || 36;
+    const gap = 4;
+    const width = row.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    let w = n ? Math.min(max, (width - (n - 1) * gap) / n) : max;
+    let step = gap;
+    if (w < min) {
+      w = Math.min(min, width);
+      step = n > 1 ? (width - w) / (n - 1) - w : 0;
     }
+    row.style.setProperty("--cw", Math.floor(w) + "px");
+    row.style.setProperty("--step", Math.floor(step) + "px");
+    row.classList.toggle("tight", step < 0);
   }
 
-  function schedule() {
-    const dialogOpen = $("round-end").open;
-    if (state.bot_to_act && !dialogOpen && timer === null) timer = setTimeout(advance, botDelay);
+  function fitAll() {
+    for (const row of game.querySelectorAll(".row")) fitRow(row);
+    drawGaps();
   }
 
   function draw() {
     const focusKey = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
     $("round").textContent = state.round_text;
     $("status").textContent = state.status;
-    drawSeats();
+    $("skip").hidden = !state.bot_to_act || skipping || pace === "instant";
+    drawOpponents();
     drawActive();
     drawHand();
     drawControls();
-    drawList($("hints"), state.hints);
+    drawList($("hints"), state.over ? [] : state.hints);
     drawLog();
-    drawRoundEnd();
+    drawSheet();
     drawFinal();
+    $("caption").textContent = lastEvent ? lastEvent.caption : "";
+    fitAll();
+    drawRoundEnd();
     if (focusKey) {
       const again = game.querySelector('[data-key="' + focusKey + '"]');
       if (again && !again.disabled) again.focus();
     }
   }
 
-  function drawSeats() {
-    const rows = state.seats.map((seat) => {
-      const notes = [];
-      if (seat.seat === state.seat) notes.push(S.you);
-      if (seat.to_act) notes.push(S.to_act);
-      if (seat.owner) notes.push(S.owner);
-      const name = el("th", { scope: "row" }, [
-        el("span", { text: seat.name }),
-        seat.bot ? el("small", { text: " (" + seat.bot + ")" }) : "",
-        notes.length ? el("em", { class: "note", text: " · " + notes.join(" · ") }) : "",
-      ]);
-      const cells = [name, el("td", { text: seat.hand_size }), el("td", { text: seat.chips })];
-      if (state.has_scout_show) cells.push(el("td", { text: seat.scout_show ? "●" : "–", "aria-label": seat.scout_show ? S.yes : S.no }));
-      cells.push(el("td", { text: seat.captured }), el("td", { text: seat.total }));
-      return el("tr", { class: (seat.to_act ? "to-act " : "") + (seat.seat === state.seat ? "me" : "") }, cells);
-    });
-    $("seats").replaceChildren(...rows);
+  function facts(seat) {
+    // Chips as tokens, the Scout & Show chip, the captured pile and the score, each with words for screen readers.
+    const chips = [];
+    for (let i = 0; i < Math.min(seat.chips, 5); i++) chips.push(el("span", { class: "chip", "aria-hidden": "true" }));
+    if (seat.chips > 5) chips.push(el("span", { class: "more", "aria-hidden": "true", text: "+" + (seat.chips - 5) }));
+    const parts = [
+      el("span", { class: "fact chips", title: fill(S.chips, { count: seat.chips }) }, [
+        ...chips, seat.chips ? "" : el("span", { class: "none", "aria-hidden": "true", text: "0" }),
+        el("span", { class: "visually-hidden", text: fill(S.chips, { count: seat.chips }) }),
+      ]),
+    ];
+    if (state.has_scout_show) {
+      const text = seat.scout_show ? S.sns_yes : S.sns_no;
+      parts.push(el("span", { class: "fact sns" + (seat.scout_show ? "" : " used"), title: text }, [
+        el("span", { "aria-hidden": "true", text: "S&S" }), el("span", { class: "visually-hidden", text }),
+      ]));
+    }
+    parts.push(el("span", { class: "fact pile", "data-pile": seat.seat, title: fill(S.captured, { count: seat.captured }) }, [
+      el("span", { class: "pile-icon", "aria-hidden": "true" }),
+      el("span", { "aria-hidden": "true", text: seat.captured }),
+      el("span", { class: "visually-hidden", text: fill(S.captured, { count: seat.captured }) }),
+    ]));
+    parts.push(el("span", { class: "fact score", title: fill(S.score, { count: seat.total }) }, [
+      el("span", { "aria-hidden": "true", text: "Σ\u2009" + isolate(String(seat.total)) }),
+      el("span", { class: "visually-hidden", text: fill(S.score, { count: isolate(String(seat.total)) }) }),
+    ]));
+    return parts;
+  }
+
+  function drawOpponents() {
+    // Everyone else, in seat order from the seat after yours: the order the turn goes round.
+    const n = state.players;
+    const boxes = [];
+    for (let k = 1; k < n; k++) {
+      const seat = state.seats[(state.seat + k) % n];
+      const backs = [];
+      for (let i = 0; i < seat.hand_size; i++) backs.push(el("span", { class: "back" }));
+      const cls = "opponent" + (seat.to_act ? " to-act" : "") + (seat.owner ? " owner" : "")
+        + (lastEvent && lastEvent.seat === seat.seat && lastEvent.kind !== "round_end" ? " moved" : "");
+      boxes.push(el("li", { class: cls, "data-seat": seat.seat }, [
+        el("div", { class: "who" }, [
+          el("strong", { text: seat.name }),
+          seat.bot ? el("small", { text: " · " + seat.bot }) : "",
+          seat.to_act ? el("span", { class: "visually-hidden", text: " · " + S.to_act }) : "",
+          seat.owner ? el("span", { class: "visually-hidden", text: " · " + S.owner }) : "",
+        ]),
+        el("div", { class: "fan", "data-fan": seat.seat, title: fill(S.in_hand, { count: seat.hand_size }) }, [
+          el("span", { class: "backs", "aria-hidden": "true" }, backs),
+          el("span", { class: "count", "aria-hidden": "true", text: seat.hand_size }),
+          el("span", { class: "visually-hidden", text: fill(S.in_hand, { count: seat.hand_size }) }),
+        ]),
+        el("div", { class: "seat-facts" }, facts(seat)),
+      ]));
+    }
+    $("opponents").replaceChildren(...boxes);
+    $("opponents").dataset.count = String(n - 1);
+    const me = state.seats[state.seat];
+    $("me").replaceChildren(...facts(me));
+    game.querySelector(".mine").classList.toggle("to-act", me.to_act);
   }
 
   function drawActive() {
     $("active-text").textContent = state.active_text;
     const ends = state.your_turn && !scout ? state.legal.scout_ends : [];
     const last = state.active.length - 1;
+    const fresh = lastEvent && ["show", "scout_and_show"].includes(lastEvent.kind) && lastEvent.cards.length === state.active.length;
     const nodes = state.active.map((card, i) => {
       const end = i === 0 ? 0 : i === last ? 1 : null;
-      if (end !== null && ends.includes(end)) {
-        const label = fill(end ? S.take_right : S.take_left, { card: card.t + "/" + card.b });
-        return cardNode(card, "button", { type: "button", class: "card n" + card.t + " end", "data-end": end, "data-key": "end" + end, "aria-label": label, title: label, onclick: () => onTake(end) });
+      const cls = "card n" + card.t + (fresh ? " fresh" : "");
+      if (scout && end === scout.end) { // the card being scouted: shown where it will leave from
+        return cardNode(card, "div", { class: cls + " leaving" });
       }
-      return cardNode(card);
+      if (end !== null && ends.includes(end)) {
+        const label = fill(end ? S.take_right : S.take_left, { card: cardName(card) });
+        return cardNode(card, "button", {
+          type: "button", class: cls + " end", "data-end": end, "data-key": "end" + end, "aria-label": label, title: label,
+          draggable: "true", onclick: () => onTake(end), ondragstart: (event) => dragStart(event, "end:" + end),
+        });
+      }
+      return cardNode(card, "div", { class: cls });
     });
     $("active").replaceChildren(...nodes);
-    const taking = scout !== null;
-    $("taken").hidden = !taking;
-    if (taking) {
-      const card = takenCard();
-      $("taken-text").textContent = fill(S.taken, { card: card.t + "/" + card.b });
-      $("taken-card").replaceChildren(cardNode(card));
-      $("turn").disabled = scout.gap !== null;
-      $("sns-label").hidden = !state.legal.scout_show;
-      $("sns").disabled = scout.gap !== null;
-    } else {
-      $("sns").checked = false;
-    }
+    $("active").classList.toggle("empty", !state.active.length);
+    $("sns").disabled = !!(scout && scout.confirmed);
+    if (!scout) $("sns").checked = false;
   }
 
   function drawHand() {
     const hand = shownHand();
-    const placing = scout && scout.gap === null;
+    const placing = scout && !scout.confirmed;
     const choosing = state.your_turn && state.phase === "play" && !placing;
-    const nodes = [];
-    const gapButton = (gap) => {
-      const text = gap === 0 ? S.gap_first : gap === hand.length ? fill(S.gap_last, { number: hand.length }) : fill(S.gap, { left: gap, right: gap + 1 });
-      return el("button", { type: "button", class: "gap", "data-gap": gap, "data-key": "gap" + gap, "aria-label": text, title: text, text: "+", onclick: () => onGap(gap) });
-    };
-    hand.forEach((card, i) => {
-      if (placing) nodes.push(gapButton(i));
+    const freshAt = lastEvent && lastEvent.seat === state.seat && lastEvent.kind === "scout" && !scout ? lastEvent.gap : null;
+    const nodes = hand.map((card, i) => {
       const scouted = scout && scout.gap === i;
       const label = fill(S.position, { number: i + 1 }) + ": " + fill(S.card, { top: card.t, bottom: card.b });
+      const cls = "card n" + card.t + (selected.has(i) ? " selected" : "") + (scouted ? " scouted" : "") + (freshAt === i ? " fresh" : "");
       if (choosing) {
-        nodes.push(cardNode(card, "button", {
-          type: "button", class: "card n" + card.t + (selected.has(i) ? " selected" : "") + (scouted ? " scouted" : ""),
-          "data-index": i, "data-key": "card" + i, "aria-pressed": selected.has(i) ? "true" : "false", "aria-label": label, title: label,
-          onclick: () => onSelect(i), onkeydown: arrows,
-        }));
-      } else {
-        nodes.push(cardNode(card, "div", { "aria-label": label, title: label, "data-index": i }));
+        return cardNode(card, "button", {
+          type: "button", class: cls, "data-index": i, "data-key": "card" + i, "aria-pressed": selected.has(i) ? "true" : "false",
+          "aria-label": label, title: label, onclick: () => onSelect(i), onkeydown: arrows,
+        });
       }
+      const extra = scouted && placing ? { draggable: "true", ondragstart: (event) => dragStart(event, "placed") } : {};
+      return cardNode(card, "div", Object.assign({ class: cls, "aria-label": label, title: label, "data-index": i }, extra));
     });
-    if (placing) nodes.push(gapButton(hand.length));
     $("hand").replaceChildren(...nodes);
     $("hand").classList.toggle("placing", !!placing);
     // At round start, the hand as it would be after a flip, to compare before choosing.
@@ -301,6 +412,90 @@
       $("flipped").replaceChildren(...turned.map((card) => cardNode(card)));
     }
   }
+
+  function gapPoints() {
+    // Where each gap of the hand is on screen, as x offsets within .hand-wrap: gap k has k cards on its left.
+    const wrap = game.querySelector(".hand-wrap").getBoundingClientRect();
+    const cards = [...$("hand").children];
+    const n = state.hand.length;
+    const at = (k) => (scout && scout.gap !== null && k > scout.gap ? k + 1 : k); // shown index of card k
+    const points = [];
+    for (let k = 0; k <= n; k++) {
+      let x;
+      if (scout && scout.gap === k) {
+        const r = cards[k].getBoundingClientRect();
+        x = r.left + r.width / 2;
+      } else if (k < n) {
+        x = cards[at(k)].getBoundingClientRect().left;
+      } else {
+        const shown = cards[cards.length - 1];
+        x = shown ? shown.getBoundingClientRect().right : wrap.left;
+      }
+      points.push(x - wrap.left);
+    }
+    return points;
+  }
+
+  function drawGaps() {
+    const gaps = $("gaps");
+    const placing = state && scout && !scout.confirmed;
+    if (!placing) { gaps.replaceChildren(); gaps.hidden = true; return; }
+    gaps.hidden = false;
+    const points = gapPoints();
+    const n = points.length - 1;
+    const pitch = n > 0 ? Math.max(14, (points[n] - points[0]) / (n + 1)) : 48;
+    const buttons = points.map((x, k) => {
+      const text = k === 0 ? S.gap_first : k === n ? fill(S.gap_last, { number: n }) : fill(S.gap, { left: k, right: k + 1 });
+      const button = el("button", {
+        type: "button", class: "gap" + (scout.gap === k ? " chosen" : ""), "data-gap": k, "data-key": "gap" + k,
+        "aria-label": text, title: text, "aria-pressed": scout.gap === k ? "true" : "false", onclick: () => place(k),
+      }, [el("span", { "aria-hidden": "true", text: "+" })]);
+      button.style.left = Math.round(x - pitch / 2) + "px";
+      button.style.width = Math.round(pitch) + "px";
+      return button;
+    });
+    gaps.replaceChildren(...buttons);
+  }
+
+  // Drag and drop with a mouse: an end card of the active set, or the card being placed, onto the hand.
+  function dragStart(event, what) {
+    event.dataTransfer.setData("text/plain", what);
+    event.dataTransfer.effectAllowed = "move";
+  }
+
+  function nearestGap(clientX) {
+    const wrap = game.querySelector(".hand-wrap").getBoundingClientRect();
+    const x = clientX - wrap.left;
+    if (!scout || scout.gap === null) {
+      // Before a card is placed the row holds the hand alone: card k's left edge is gap k.
+      const cards = [...$("hand").children];
+      const edges = cards.map((c) => c.getBoundingClientRect().left - wrap.left);
+      edges.push(cards.length ? cards[cards.length - 1].getBoundingClientRect().right - wrap.left : 0);
+      return edges.reduce((best, e, k) => (Math.abs(e - x) < Math.abs(edges[best] - x) ? k : best), 0);
+    }
+    const points = gapPoints();
+    return points.reduce((best, p, k) => (Math.abs(p - x) < Math.abs(points[best] - x) ? k : best), 0);
+  }
+
+  const wrap = game.querySelector(".hand-wrap");
+  wrap.addEventListener("dragover", (event) => {
+    if (!state || !state.your_turn) return;
+    event.preventDefault();
+    wrap.classList.add("drop");
+  });
+  wrap.addEventListener("dragleave", () => wrap.classList.remove("drop"));
+  wrap.addEventListener("drop", (event) => {
+    event.preventDefault();
+    wrap.classList.remove("drop");
+    const what = event.dataTransfer.getData("text/plain");
+    if (what.startsWith("end:") && state.legal.scout_ends.includes(Number(what.slice(4)))) {
+      const gap = nearestGap(event.clientX);
+      onTake(Number(what.slice(4)));
+      place(gap);
+    } else if (what === "placed" && scout && !scout.confirmed) {
+      place(nearestGap(event.clientX));
+    }
+  });
 
   function arrows(event) {
     // Left and right arrows move along the hand, as the cards lie.
@@ -314,10 +509,19 @@
   function drawControls() {
     const mine = state.your_turn;
     const flipping = mine && state.phase === "flip";
+    const placing = !!(scout && !scout.confirmed);
     $("keep").hidden = $("flip").hidden = !flipping;
-    $("show").hidden = !(mine && state.phase === "play" && (!scout || scout.gap !== null));
+    $("show").hidden = !(mine && state.phase === "play" && !placing);
+    $("scouting").hidden = !placing;
     $("cancel").hidden = !scout;
-    if (!mine) say("");
+    if (placing) {
+      const placed = scout.gap !== null;
+      $("move-left").disabled = !placed || scout.gap === 0;
+      $("move-right").disabled = !placed || scout.gap === state.hand.length;
+      $("confirm").disabled = !placed;
+      $("sns-label").hidden = !state.legal.scout_show;
+    }
+    if (!mine && !sending) say("");
   }
 
   function drawList(list, items) {
@@ -332,36 +536,202 @@
     log.scrollTop = log.scrollHeight;
   }
 
+  function sign(n) {
+    return isolate((n > 0 ? "+" : "") + n);
+  }
+
+  function drawSheet() {
+    // Each round's score per player, the running total under it; the current round still open.
+    const me = state.seat;
+    const name = (seat) => (seat.seat === me ? fill(S.player_you, { player: seat.name }) : seat.name);
+    $("sheet-head").replaceChildren(el("th", { scope: "col", text: "" }),
+      ...state.seats.map((seat) => el("th", { scope: "col", class: seat.seat === me ? "me" : "", text: name(seat) })));
+    const running = state.seats.map(() => 0);
+    const rows = state.round_ends.map((end) => el("tr", {}, [
+      el("th", { scope: "row", text: fill(S.round_col, { number: end.round }) }),
+      ...end.lines.map((line) => {
+        running[line.seat] += line.score;
+        return el("td", { class: line.seat === me ? "me" : "" }, [
+          el("span", { class: "points", text: sign(line.score) }),
+          el("span", { class: "running", text: isolate(String(running[line.seat])) }),
+        ]);
+      }),
+    ]));
+    if (!state.over) {
+      rows.push(el("tr", { class: "open" }, [
+        el("th", { scope: "row", text: fill(S.round_col, { number: Math.min(state.round, state.rounds) }) }),
+        ...state.seats.map((seat) => el("td", { class: seat.seat === me ? "me" : "", text: "…" })),
+      ]));
+    }
+    $("sheet-body").replaceChildren(...rows);
+    $("sheet-total").replaceChildren(el("th", { scope: "row", text: S.total }),
+      ...state.seats.map((seat) => el("td", { class: seat.seat === me ? "me" : "", text: isolate(String(seat.total)) })));
+  }
+
   function drawRoundEnd() {
     const dialog = $("round-end");
+    if (seenEnds < 0) {
+      // First visit of this match in this browser: earlier rounds are on the score sheet already.
+      seenEnds = state.over ? state.round_ends.length - 1 : state.round_ends.length;
+      localStorage.setItem(seenKey, String(seenEnds));
+    }
     if (dialog.open || state.round_ends.length <= seenEnds) return;
-    const end = state.round_ends[state.round_ends.length - 1];
+    const end = state.round_ends[seenEnds];
     $("round-end-title").textContent = end.title;
     $("round-end-text").textContent = end.text;
     $("round-end-exempt").textContent = end.exempt || "";
     $("round-end-lines").replaceChildren(...end.lines.map((line) => el("tr", { class: line.seat === state.seat ? "me" : "" }, [
-      el("th", { scope: "row", text: line.name }),
+      el("th", { scope: "row", text: line.seat === state.seat ? fill(S.player_you, { player: line.name }) : line.name }),
       el("td", { text: line.captured }),
       el("td", { text: line.chips_received }),
       el("td", { text: line.chips_held }),
       el("td", { text: line.in_hand + (line.exempt ? " (0)" : "") }),
-      el("td", { text: (line.score > 0 ? "+" : "") + line.score }),
+      el("td", { class: "score", text: sign(line.score) }),
     ])));
-    seenEnds = state.round_ends.length;
-    sessionStorage.setItem(seenKey, String(seenEnds));
+    dialog.dataset.round = String(seenEnds + 1);
+    skipping = false;
     dialog.showModal();
   }
 
   function drawFinal() {
     $("final").hidden = !state.over;
+    game.classList.toggle("over", state.over);
     if (!state.over) return;
     const winners = state.standings.filter((s) => s.winner).length;
-    const items = state.standings.map((row) => el("li", { class: row.winner ? "winner" : "" }, [
-      fill(S.rank, { rank: row.rank, name: state.seats[row.seat].name, total: "\u2066" + row.total + "\u2069" }),
-      row.winner ? el("strong", { text: " · " + S.winner }) : "",
-    ]));
+    const items = state.standings.map((row) => {
+      const mine = row.seat === state.seat;
+      const text = fill(mine ? S.rank_you : S.rank, { rank: row.rank, name: state.seats[row.seat].name, total: isolate(String(row.total)) });
+      return el("li", { class: (row.winner ? "winner" : "") + (mine ? " me" : "") }, [
+        text, row.winner ? el("strong", { text: " · " + S.winner }) : "",
+      ]);
+    });
     if (winners > 1) items.push(el("li", { class: "shared", text: S.shared }));
     $("standings").replaceChildren(...items);
+  }
+
+  // -- following the server: new states, animated moves, the bots' pace ---------------------
+
+  function rects(selector) {
+    return [...game.querySelectorAll(selector)].map((node) => ({ node, rect: node.getBoundingClientRect() }));
+  }
+
+  function snapshot() {
+    // Where things were before a redraw, for the cards to travel from.
+    const seatRect = (attr) => Object.fromEntries(rects("[" + attr + "]").map(({ node, rect }) => [node.getAttribute(attr), rect]));
+    return {
+      active: rects("#active .card"),
+      hand: rects("#hand .card").map((x) => x.rect),
+      fans: seatRect("data-fan"),
+      piles: seatRect("data-pile"),
+      handRect: $("hand").getBoundingClientRect(),
+    };
+  }
+
+  function flyFrom(node, from, duration) {
+    // The card is already in its new place: animate it in from where it was (the FLIP technique).
+    const to = node.getBoundingClientRect();
+    if (!from || !to.width) return;
+    const dx = from.left - to.left;
+    const dy = from.top - to.top;
+    const scale = Math.max(0.2, Math.min(2, from.width / to.width));
+    node.animate([
+      { transform: "translate(" + dx + "px," + dy + "px) scale(" + scale + ")", opacity: 0.7 },
+      { transform: "none", opacity: 1 },
+    ], { duration, easing: "ease-out" });
+  }
+
+  function ghost(node, from, to, duration) {
+    // A copy of a card that leaves the table: from its old place to `to` (a hand or a captured pile).
+    if (!from || !to) return;
+    const copy = node.cloneNode(true);
+    copy.removeAttribute("id");
+    copy.classList.add("ghost");
+    copy.setAttribute("aria-hidden", "true");
+    copy.style.left = from.left + "px";
+    copy.style.top = from.top + "px";
+    copy.style.width = from.width + "px";
+    copy.style.height = from.height + "px";
+    document.body.append(copy);
+    const dx = to.left + to.width / 2 - (from.left + from.width / 2);
+    const dy = to.top + to.height / 2 - (from.top + from.height / 2);
+    const animation = copy.animate([
+      { transform: "none", opacity: 1 },
+      { transform: "translate(" + dx + "px," + dy + "px) scale(0.3)", opacity: 0.2 },
+    ], { duration, easing: "ease-in" });
+    animation.finished.then(() => copy.remove(), () => copy.remove());
+  }
+
+  function animate(event, before, duration) {
+    if (!event || !duration || event.kind === "round_end") return;
+    const me = event.seat === state.seat;
+    const fan = (seat) => before.fans[String(seat)] || (seat === state.seat ? before.handRect : null);
+    const pileOf = (seat) => {
+      const node = game.querySelector('[data-pile="' + seat + '"]');
+      return node ? node.getBoundingClientRect() : null;
+    };
+    if (event.kind === "scout" || event.kind === "scout_and_show") {
+      const taken = event.end ? before.active[before.active.length - 1] : before.active[0];
+      if (taken && me && event.kind === "scout") flyFrom($("hand").children[event.gap], taken.rect, duration);
+      else if (taken) ghost(taken.node, taken.rect, fan(event.seat) || before.handRect, duration);
+    }
+    if (event.kind === "show" || event.kind === "scout_and_show") {
+      const left = event.kind === "scout_and_show" ? before.active.filter((x, i) => i !== (event.end ? before.active.length - 1 : 0)) : before.active;
+      if (event.captured) for (const old of left) ghost(old.node, old.rect, pileOf(event.seat), duration);
+      [...$("active").children].forEach((node, i) => {
+        const from = me && event.kind === "show" && before.hand[event.start + i] ? before.hand[event.start + i] : fan(event.seat);
+        flyFrom(node, from, duration);
+      });
+    }
+  }
+
+  function newEvents(next) {
+    // The events of lines this page has not drawn yet.
+    const have = $("log").children.length;
+    return next.events.slice(Math.max(0, have - next.log_from));
+  }
+
+  function receive(next, options) {
+    options = options || {};
+    if (state && next.ply < state.ply) return; // an older answer overtaken by a newer one
+    if (state && next.ply === state.ply && !options.force) {
+      if (next.log_size === $("log").children.length) return; // nothing new
+    }
+    if (animating) { pending = { next, options }; return; }
+    const fresh = newEvents(next);
+    const moved = !state || next.ply !== state.ply;
+    const newTurn = !state || state.to_act !== next.to_act || state.round !== next.round || state.phase !== next.phase;
+    const before = state ? snapshot() : null;
+    const first = !state;
+    state = next;
+    if (!options.keepMove && newTurn && moved) resetMove();
+    const events = state.events.filter((e) => e.kind !== "round_end");
+    if (fresh.length || first) lastEvent = fresh.length ? fresh[fresh.length - 1] : state.events[state.events.length - 1] || null;
+    if (skipping && (state.your_turn || state.over)) skipping = false;
+    draw();
+    const duration = first || !fresh.length ? 0 : animTime();
+    if (duration && lastEvent && events.length) {
+      animate(lastEvent, before, duration);
+      animating = new Promise((resolve) => setTimeout(resolve, duration));
+      animating.then(() => {
+        animating = null;
+        const waiting = pending;
+        pending = null;
+        if (waiting) receive(waiting.next, waiting.options);
+        else schedule(duration);
+      });
+    } else {
+      schedule(0);
+    }
+    // Your turn again and the focus is nowhere: put it on your hand, for keyboard players.
+    if (newTurn && state.your_turn && document.activeElement === document.body && !$("round-end").open) {
+      const target = state.phase === "flip" ? $("keep") : $("hand").querySelector("button");
+      if (target) target.focus();
+    }
+  }
+
+  function schedule(spent) {
+    if (!state || !state.bot_to_act || $("round-end").open || timer !== null) return;
+    timer = setTimeout(advance, Math.max(0, paceDelay() - (spent || 0)));
   }
 
   // -- wiring ------------------------------------------------------------------------------
@@ -369,11 +739,44 @@
   $("keep").addEventListener("click", () => send("keep"));
   $("flip").addEventListener("click", () => send("flip"));
   $("show").addEventListener("click", onShow);
-  $("cancel").addEventListener("click", () => { resetMove(); say(""); draw(); });
-  $("turn").addEventListener("click", () => { scout.flip = !scout.flip; draw(); });
-  $("round-end").addEventListener("close", () => { draw(); schedule(); });
-  document.addEventListener("keydown", (event) => {
-    if (event.key === "Escape" && scout) { resetMove(); say(""); draw(); }
+  $("cancel").addEventListener("click", undo);
+  $("confirm").addEventListener("click", onConfirm);
+  $("turn").addEventListener("click", () => {
+    scout.flip = !scout.flip;
+    if (scout.gap !== null) say(fill(S.placed, { card: cardName(takenCard()), number: scout.gap + 1 }));
+    else say(fill(S.taken, { card: cardName(takenCard()) }));
+    draw();
   });
-  load();
+  $("move-left").addEventListener("click", () => place(scout.gap - 1));
+  $("move-right").addEventListener("click", () => place(scout.gap + 1));
+  $("pace").addEventListener("change", () => {
+    pace = $("pace").value in PACE ? $("pace").value : "normal";
+    localStorage.setItem("scoutlab-pace", pace);
+    if (timer !== null) { clearTimeout(timer); timer = null; schedule(0); }
+    draw();
+  });
+  $("skip").addEventListener("click", () => {
+    skipping = true;
+    if (timer !== null) { clearTimeout(timer); timer = null; }
+    draw();
+    schedule(0);
+  });
+  for (const tab of game.querySelectorAll(".tabs button")) {
+    tab.addEventListener("click", () => {
+      game.dataset.view = tab.dataset.view;
+      for (const other of game.querySelectorAll(".tabs button")) other.setAttribute("aria-pressed", String(other === tab));
+      if (state) fitAll();
+    });
+  }
+  $("round-end").addEventListener("close", () => {
+    seenEnds = Math.max(seenEnds, Number($("round-end").dataset.round || 0));
+    localStorage.setItem(seenKey, String(seenEnds));
+    draw();
+    schedule(0);
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && scout && !$("round-end").open) undo();
+  });
+  new ResizeObserver(() => { if (state) fitAll(); }).observe(game);
+  load().then(follow);
 })();
