@@ -43,10 +43,12 @@ def click_show(page, start: int, length: int) -> None:
 
 
 def click_scout(page, end: int, gap: int, flip: bool = False) -> None:
+    """Scout as a person does: pick the end card, put it in a gap, maybe turn it over, confirm."""
     page.click(f"#active button[data-end='{end}']")
+    page.click(f"#gaps button[data-gap='{gap}']")
     if flip:
         page.click("#turn")
-    page.click(f"#hand button.gap[data-gap='{gap}']")
+    page.click("#confirm")
 
 
 def play_one_move(page, token: str, moves: list[str]) -> None:

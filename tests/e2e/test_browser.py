@@ -94,9 +94,10 @@ def test_an_illegal_show_is_explained_and_a_scout_and_show_is_built_by_clicking(
     page.click(f"#hand button.card[data-index='{pair + 1}']")
     # Scout & Show: take the left end card, turned over, put it first, then show it on its own if that beats what is left.
     page.click("#active button[data-end='0']")
-    page.check("#sns")
+    page.click("#gaps button[data-gap='0']")
     page.click("#turn")
-    page.click("#hand button.gap[data-gap='0']")
+    page.check("#sns")
+    page.click("#confirm")
     assert page.locator("#hand button.card.scouted").count() == 1
     screenshot(page, "scout-and-show-1280")
     before = len(state(page, token)["log"])
@@ -148,11 +149,11 @@ def test_arabic_is_laid_out_right_to_left(server, page_at):
     brand = page.locator(".brand").bounding_box()
     menu = page.locator(".languages").bounding_box()
     assert brand["x"] > width / 2 > menu["x"]
-    # ...and the players' table is on the left of the board, as the reader meets the board first.
-    assert page.locator(".board").bounding_box()["x"] > page.locator(".seats").bounding_box()["x"]
+    # ...and the score sheet is on the left of the table, as the reader meets the table first.
+    assert page.locator(".center").bounding_box()["x"] > page.locator(".side").bounding_box()["x"]
     # The cards stay left to right: card 1 is the leftmost, as the notation counts them.
     assert page.eval_on_selector("#hand", "e => getComputedStyle(e).direction") == "ltr"
-    assert page.eval_on_selector("#seats td", "e => getComputedStyle(e).direction") == "ltr"  # "-13", not "13-"
+    assert page.eval_on_selector("#sheet-total td", "e => getComputedStyle(e).direction") == "ltr"  # "-13", not "13-"
     xs = [page.locator(f"#hand [data-index='{i}']").bounding_box()["x"] for i in range(3)]
     assert xs == sorted(xs)
     assert "يمكنك الآن قلب جميع بطاقات يدك معًا مرة واحدة" in page.inner_text("#hints")  # seed 001's hint
