@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Set up scoutlab on a fresh machine: a virtual environment in .venv with the project and
 # every optional part (tests, simulator, web, browser tests, RL, Ray), plus the Debian
-# packages the browser tests and the example bots use (Chromium, Node.js, jq) and the C build
+# packages the browser tests and the example bots use (Chromium, Node.js and npm, jq) and the C build
 # of the engine's hot loop needs (gcc, Python's headers).
 # Safe to run again: it only installs what is missing.
 set -euo pipefail
@@ -10,6 +10,7 @@ cd "$(dirname "$0")"
 missing=()
 command -v chromium >/dev/null || missing+=(chromium)
 command -v node >/dev/null || missing+=(nodejs)
+command -v npm >/dev/null || missing+=(npm)
 command -v jq >/dev/null || missing+=(jq)
 # A C compiler and Python's headers, for the compiled hot loop (setup.py; without them, pure Python).
 command -v gcc >/dev/null || missing+=(gcc libc6-dev)
@@ -31,3 +32,9 @@ fi
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e ".[${SCOUTLAB_EXTRAS:-all}]"
 .venv/bin/python -c 'from scoutlab import native; print("setup.sh: the engine hot loop is", native.BUILD)'
+# axe-core, the accessibility checker the browser tests inject into pages (tests/e2e/package.json: one exact version, no dependencies).
+if command -v npm >/dev/null; then
+    (cd tests/e2e && npm install --no-package-lock --no-audit --no-fund --loglevel=error >/dev/null)
+else
+    echo "setup.sh: npm missing; the accessibility check in tests/e2e will be skipped" >&2
+fi

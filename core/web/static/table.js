@@ -450,8 +450,11 @@
         type: "button", class: "gap" + (scout.gap === k ? " chosen" : ""), "data-gap": k, "data-key": "gap" + k,
         "aria-label": text, title: text, "aria-pressed": scout.gap === k ? "true" : "false", onclick: () => place(k),
       }, [el("span", { "aria-hidden": "true", text: "+" })]);
-      button.style.left = Math.round(x - pitch / 2) + "px";
-      button.style.width = Math.round(pitch) + "px";
+      // Side by side, each as wide as a card's step, kept inside the hand's box.
+      const left = Math.max(0, x - pitch / 2);
+      const right = Math.min(gaps.clientWidth, x + pitch / 2);
+      button.style.left = Math.round(left) + "px";
+      button.style.width = Math.round(right - left) + "px";
       return button;
     });
     gaps.replaceChildren(...buttons);
@@ -545,7 +548,11 @@
     const me = state.seat;
     const name = (seat) => (seat.seat === me ? fill(S.player_you, { player: seat.name }) : seat.name);
     $("sheet-head").replaceChildren(el("th", { scope: "col", text: "" }),
-      ...state.seats.map((seat) => el("th", { scope: "col", class: seat.seat === me ? "me" : "", text: name(seat) })));
+      // The seat's number on screen (the columns stay narrow in every language), its name for screen readers.
+      ...state.seats.map((seat) => el("th", { scope: "col", class: seat.seat === me ? "me" : "", title: name(seat) }, [
+        el("span", { "aria-hidden": "true", text: String(seat.seat + 1) }),
+        el("span", { class: "visually-hidden", text: name(seat) }),
+      ])));
     const running = state.seats.map(() => 0);
     const rows = state.round_ends.map((end) => el("tr", {}, [
       el("th", { scope: "row", text: fill(S.round_col, { number: end.round }) }),

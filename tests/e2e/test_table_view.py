@@ -1,0 +1,152 @@
+"""The table as a player sees it, in Chromium at 1366x768 and 390x844, in all five languages: the
+hand on one row, nothing clipped, the message line in view, no page overflow, at each moment of a
+match (the flip choice, a turn, a scout being placed, the score sheet, a round's end, the final
+standings); the round-end screen back after a reload; axe-core with no serious violation.
+
+The match is moved on through the HTTP API from inside the page (as a second tab would), and
+the page under test follows it live: that is also the test that a tab follows the server.
+Screenshots: artifacts/screenshots/view-*.png, for a person to look at.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from driver import screenshot
+from seen import AXE, axe_violations, measure
+
+LANGUAGES = ["en", "ar", "fa", "el", "bg"]
+SIZES = [(1366, 768), (390, 844)]
+
+# One move for the browser's seat, or one bot move, through the API; returns the new state.
+STEP = """async ([token, scout]) => {
+  const get = async () => (await fetch('/api/m/' + token)).json();
+  const post = async (path, body) => (await fetch('/api/m/' + token + path, {method: 'POST',
+      headers: {'Content-Type': 'application/json'}, body: body ? JSON.stringify(body) : undefined})).json();
+  const s = await get();
+  if (s.over) return s;
+  if (!s.your_turn) return post('/advance');
+  if (s.phase === 'flip') return post('/act', {action: 'keep'});
+  if (s.legal.shows.length && !(scout && s.legal.scout_ends.length)) {
+    const [start, length] = s.legal.shows.reduce((a, b) => (b[1] > a[1] ? b : a));
+    return post('/act', {action: 'show ' + (start + 1) + '-' + (start + length)});
+  }
+  return post('/act', {action: 'scout ' + (s.legal.scout_ends[0] ? 'right' : 'left') + ' 0'});
+}"""
+
+
+def drive(page, token: str, done: str, scout: bool = False, limit: int = 2000) -> dict:
+    """Move the match on until `done` (a JS expression of the state `s`) holds; returns that state."""
+    for _ in range(limit):
+        s = page.evaluate(STEP, [token, scout])
+        if page.evaluate(f"(s) => {done}", s):
+            return s
+    raise AssertionError(f"{done} never held")
+
+
+def new_match(page, server: str, players: int, seed: int) -> str:
+    answer = page.request.post(f"{server}/api/new", data={"variant": "official", "players": players, "bots": ["greedy"] * (players - 1), "seed": seed})
+    assert answer.ok, answer.text()
+    return answer.json()["token"]
+
+
+def check(page, name: str) -> None:
+    screenshot(page, name)
+    problems = measure(page)
+    assert problems == [], f"{name}: {problems}"
+
+
+def following(page, ply: int) -> None:
+    """Wait until the page shows the state after move `ply` (it follows the server live)."""
+    page.wait_for_function("(n) => document.querySelectorAll('#log li').length >= n", arg=ply, timeout=20_000)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_every_moment_of_a_match_fits_the_window(server, browser, lang, size):
+    width, height = size
+    phone = width < 700
+    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=phone, is_mobile=phone)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    tag = f"view-{lang}-{width}"
+    page.goto(f"{server}/?lang={lang}")
+    token = new_match(page, server, 5 if phone else 4, seed=11)
+    page.evaluate("localStorage.setItem('scoutlab-pace', 'instant')")  # no animation to wait for
+    page.goto(f"{server}/m/{token}")
+    page.wait_for_selector("#hand .card")
+    page.wait_for_selector("#keep:not([hidden])")
+    check(page, f"{tag}-1-flip")
+
+    # A turn with an active set, the hand grown by scouting (the test scouts whenever it may).
+    grown = 10 if phone else 12  # cards in hand: 9 and 11 are dealt to 5 and 4 players
+    s = drive(page, token, f"s.your_turn && s.phase === 'play' && s.active.length && s.legal.scout_ends.length && s.hand.length >= {grown}", scout=True)
+    following(page, s["log_size"])
+    if page.locator("#round-end[open]").count():  # a round ended on the way
+        page.click("#continue")
+    page.wait_for_selector("#show:not([hidden])")
+    check(page, f"{tag}-2-turn")
+    # Scouting: pick an end card, put it in a gap, turn it over; all of it in view, targets big enough to touch.
+    page.click("#active button[data-end]")
+    page.click("#gaps button[data-gap='2']")
+    page.click("#turn")
+    assert page.locator("#hand .card.scouted").count() == 1
+    check(page, f"{tag}-3-scouting")
+    if phone:
+        for control in ["#move-left", "#move-right", "#confirm", "#cancel", "#turn"]:
+            box = page.locator(control).bounding_box()
+            assert box["height"] >= 44 and box["width"] >= 44, (control, box)
+        for gap in page.locator("#gaps button").all():
+            assert gap.bounding_box()["height"] >= 44
+    page.click("#cancel")  # undo: nothing was sent
+    assert page.locator("#gaps button").count() == 0
+
+    # The score sheet: beside the table on a computer, a tab on a phone.
+    if phone:
+        page.click(".tabs button[data-view=sheet]")
+        assert page.locator("#sheet").is_visible()
+        check(page, f"{tag}-4-sheet")
+        page.click(".tabs button[data-view=table]")
+    else:
+        assert page.locator("#sheet").is_visible()
+
+    # The end of a round, as the page shows it, then again after a reload.
+    ends = len(s["round_ends"])
+    s = drive(page, token, f"s.round_ends.length > {ends}")
+    page.wait_for_selector("#round-end[open]", timeout=20_000)
+    check(page, f"{tag}-5-round-end")
+    page.reload()
+    page.wait_for_selector("#round-end[open]", timeout=20_000)
+    assert page.locator("#round-end-title").inner_text().strip()
+    page.click("#continue")
+    assert page.locator("#sheet-body tr").count() >= 1
+
+    # The final standings, marking this seat; the last round's screen first.
+    s = drive(page, token, "s.over")
+    page.wait_for_selector("#round-end[open]", timeout=20_000)
+    page.click("#continue")
+    page.wait_for_selector("#final:not([hidden])")
+    assert page.locator("#standings li.me").count() == 1
+    assert page.locator("#final button[type=submit]").is_visible()  # rematch
+    check(page, f"{tag}-6-final")
+    assert not errors, errors
+    context.close()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_serious_accessibility_violation(server, browser, lang):
+    if not AXE.exists():
+        pytest.skip("axe-core is not installed: run setup.sh (npm install in tests/e2e)")
+    for width, height in SIZES:
+        page = browser.new_page(viewport={"width": width, "height": height})
+        page.goto(f"{server}/?lang={lang}")
+        assert axe_violations(page) == [], f"new-match page {lang} {width}"
+        token = new_match(page, server, 3, seed=2)
+        page.goto(f"{server}/m/{token}?lang={lang}")
+        page.wait_for_selector("#keep:not([hidden])")
+        assert axe_violations(page) == [], f"table {lang} {width}"
+        page.click("#keep")
+        page.wait_for_selector("#show:not([hidden]), #round-end[open]")
+        assert axe_violations(page) == [], f"table in play {lang} {width}"
+        page.close()
