@@ -51,9 +51,12 @@ def new_match(page, server: str, players: int, seed: int) -> str:
 
 
 def check(page, name: str) -> None:
+    """Screenshot the page, then fail on anything clipped, out of view or overflowing, and on serious axe-core violations."""
     screenshot(page, name)
     problems = measure(page)
     assert problems == [], f"{name}: {problems}"
+    if AXE.exists():
+        assert axe_violations(page) == [], name
 
 
 def following(page, ply: int) -> None:

@@ -238,7 +238,9 @@
 
   function cardNode(card, tag, attributes) {
     const label = fill(S.card, { top: card.t, bottom: card.b });
-    return el(tag || "div", Object.assign({ class: "card n" + card.t, "aria-label": label, title: label }, attributes || {}), [
+    // A card that is not a button is a picture with words: role img carries its label.
+    const role = tag === "button" ? {} : { role: "img" };
+    return el(tag || "div", Object.assign({ class: "card n" + card.t, "aria-label": label, title: label }, role, attributes || {}), [
       el("span", { class: "top", text: card.t, "aria-hidden": "true" }),
       el("span", { class: "bottom", text: card.b, "aria-hidden": "true" }),
     ]);
