@@ -21,6 +21,7 @@
   let animating = null; // a Promise while a move is animated; newer states wait for it
   let pending = null; // the newest state that arrived during an animation
   let lastEvent = null; // the move highlighted and captioned
+  let myLastEvent = null; // this seat's own last move, highlighted until its next one
   let skipping = false; // "skip to my turn": bots move at once, without animation
   const seenKey = "scoutlab-round-ends-" + token;
   const stored = localStorage.getItem(seenKey);
@@ -389,7 +390,8 @@
     const hand = shownHand();
     const placing = scout && !scout.confirmed;
     const choosing = state.your_turn && state.phase === "play" && !placing;
-    const freshAt = lastEvent && lastEvent.seat === state.seat && lastEvent.kind === "scout" && !scout ? lastEvent.gap : null;
+    const mineLast = myLastEvent && myLastEvent.round === state.round && myLastEvent.kind === "scout" && !scout;
+    const freshAt = mineLast ? myLastEvent.gap : null;
     const nodes = hand.map((card, i) => {
       const scouted = scout && scout.gap === i;
       const label = fill(S.position, { number: i + 1 }) + ": " + fill(S.card, { top: card.t, bottom: card.b });
@@ -405,6 +407,7 @@
     });
     $("hand").replaceChildren(...nodes);
     $("hand").classList.toggle("placing", !!placing);
+    game.querySelector(".hand-wrap").classList.toggle("placing", !!placing);
     // At round start, the hand as it would be after a flip, to compare before choosing.
     const flipping = state.your_turn && state.phase === "flip";
     $("flip-preview").hidden = !flipping;
@@ -715,6 +718,7 @@
     if (!options.keepMove && newTurn && moved) resetMove();
     const events = state.events.filter((e) => e.kind !== "round_end");
     if (fresh.length || first) lastEvent = fresh.length ? fresh[fresh.length - 1] : state.events[state.events.length - 1] || null;
+    for (const event of first ? state.events : fresh) if (event.seat === state.seat) myLastEvent = event;
     if (skipping && (state.your_turn || state.over)) skipping = false;
     draw();
     const duration = first || !fresh.length ? 0 : animTime();
