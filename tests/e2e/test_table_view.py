@@ -128,12 +128,13 @@ def test_every_moment_of_a_match_fits_the_window(server, browser, lang, size):
     # The final standings, marking this seat; the last round's screen first.
     s = drive(page, token, "s.over")
     page.wait_for_selector("#round-end[open]", timeout=20_000)
+    seen = f"Number(localStorage.getItem('scoutlab-round-ends-{token}'))"
     for _ in range(len(s["round_ends"])):  # one screen per round not seen yet, in order
-        if not page.locator("#round-end[open]").count():
-            break
-        title = page.locator("#round-end-title").inner_text()
+        page.wait_for_selector("#round-end[open]")
         page.click("#continue")
-        page.wait_for_function("(t) => !document.querySelector('#round-end').open || document.querySelector('#round-end-title').textContent !== t", arg=title)
+        page.wait_for_function(f"{seen} >= {len(s['round_ends'])} || document.querySelector('#round-end').open")
+        if page.evaluate(seen) >= len(s["round_ends"]):
+            break
     assert not page.locator("#round-end[open]").count()
     page.wait_for_selector("#final:not([hidden])")
     assert page.locator("#standings li.me").count() == 1
