@@ -36,7 +36,11 @@ MEASURE = """() => {
     }
     inView(document.querySelector('#message'), 'the message line');
     for (const o of document.querySelectorAll('.opponent, .mine, .center, .bar'))
-      if (visible(o) && o.scrollWidth > o.clientWidth + 1) problems.push(`${o.className} overflows sideways by ${o.scrollWidth - o.clientWidth}px`);
+      if (visible(o) && o.scrollWidth > o.clientWidth + 1) {
+        const edge = o.getBoundingClientRect();
+        const out = [...o.querySelectorAll('*')].filter((e) => e.getBoundingClientRect().right > edge.right + 1 || e.getBoundingClientRect().left < edge.left - 1);
+        problems.push(`${o.className} overflows sideways by ${o.scrollWidth - o.clientWidth}px: ${out.map((e) => e.className || e.tagName).join(', ')}`);
+      }
   }
   if (dialog) inView(dialog, 'the open dialog');
   // No clipped column: every visible table fits its box, and no cell's text spills out of its cell.
