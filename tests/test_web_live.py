@@ -152,3 +152,28 @@ def test_rematch_starts_a_new_deal_with_the_same_opponents(client):
     assert new.bot_names == old.bot_names and new.rules.name == old.rules.name and new.state.players == 4
     assert client.cookies.get("scoutlab_matches").split(".")[:2] == [again, token]
     assert client.post("/m/nope/rematch").status_code == 404
+
+
+# Bad requests to the table's live parts: each gets a one-line answer, never a traceback or a hang.
+BAD_REQUESTS = [
+    ("GET", "/api/m/{long}/events", 404),
+    ("GET", "/api/m/nope/events", 404),
+    ("POST", "/m/{long}/rematch", 404),
+    ("POST", "/m/nope/rematch", 404),
+]
+
+
+@pytest.mark.parametrize("method, path, status", BAD_REQUESTS)
+def test_bad_requests_get_a_one_line_answer(client, method, path, status):
+    answer = client.request(method, path.format(long="x" * 5000))
+    assert answer.status_code == status
+    assert "Traceback" not in answer.text and "x" * 200 not in answer.text
+
+
+@pytest.mark.parametrize("log_from", ["abc", "-5", "1" * 40, ""])
+def test_a_stream_with_a_bad_log_start_sends_the_whole_log(client, monkeypatch, log_from):
+    monkeypatch.setattr(live, "LIFETIME", 0.5)
+    token, _state = new_match(client, players=3, seed=4)
+    client.post(f"/api/m/{token}/act", json={"action": "keep"})
+    [first] = _first_events(client, f"/api/m/{token}/events?log_from={log_from}", 1)
+    assert first["log_from"] in (0, first["log_size"]) and len(first["events"]) == len(first["log"])

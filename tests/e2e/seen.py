@@ -39,7 +39,8 @@ MEASURE = """() => {
       if (visible(o) && o.scrollWidth > o.clientWidth + 1) {
         const edge = o.getBoundingClientRect();
         const out = [...o.querySelectorAll('*')].filter((e) => e.getBoundingClientRect().right > edge.right + 1 || e.getBoundingClientRect().left < edge.left - 1);
-        problems.push(`${o.className} overflows sideways by ${o.scrollWidth - o.clientWidth}px: ${out.map((e) => e.className || e.tagName).join(', ')}`);
+        const where = (e) => { const r = e.getBoundingClientRect(); return `${e.className || e.tagName}[${Math.round(r.left)}-${Math.round(r.right)}]`; };
+        problems.push(`${o.className} overflows sideways by ${o.scrollWidth - o.clientWidth}px: ${where(o)} ${out.map(where).join(', ')}`);
       }
   }
   if (dialog) inView(dialog, 'the open dialog');
