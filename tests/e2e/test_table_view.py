@@ -54,6 +54,10 @@ def check(page, name: str) -> None:
     """Screenshot the page, then fail on anything clipped, out of view or overflowing, and on serious axe-core violations."""
     screenshot(page, name)
     problems = measure(page)
+    if problems:  # measured again once the page has settled (a state that arrived mid-measure); kept if it persists
+        screenshot(page, name + "-unsettled")
+        page.wait_for_timeout(500)
+        problems = measure(page)
     assert problems == [], f"{name}: {problems}"
     if AXE.exists():
         assert axe_violations(page) == [], name
