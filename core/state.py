@@ -42,6 +42,7 @@ class RoundEnd:
     chips_held: tuple[int, ...]
     cards_in_hand: tuple[int, ...]
     turns: int
+    adjustments: tuple[tuple[str, tuple[int, ...]], ...] = ()  # (plugin, points per seat) added to scores
 
 
 @dataclass(frozen=True)
@@ -388,9 +389,9 @@ class GameState:
             tuple(self.chips_received), tuple(self.chips_held), in_hand, self.turn,
         )
         if rules.scores_hooked:
-            adjusted = self._adjusted(scores, end)
-            if adjusted != scores:  # replace() is slow, and most rounds no plugin adjusts anything
-                end = replace(end, scores=tuple(adjusted))
+            adjusted, adjustments = self._adjusted(scores, end)
+            if adjustments:  # replace() is slow, and most rounds no plugin adjusts anything
+                end = replace(end, scores=tuple(adjusted), adjustments=adjustments)
         self.round_ends.append(end)
         for i in range(n):
             self.totals[i] += end.scores[i]
@@ -404,15 +405,17 @@ class GameState:
             if rules.observed:
                 self._observe(game_event("game_end", self.round))
 
-    def _adjusted(self, scores: list[int], end: RoundEnd) -> list[int]:
-        """The scores plus every plugin's adjustment, the adjusters called as pluggy would, minus its overhead."""
+    def _adjusted(self, scores: list[int], end: RoundEnd) -> tuple[list[int], tuple]:
+        """The scores plus every plugin's adjustment, and each plugin's nonzero adjustment by name (for the log)."""
         arguments = {"state": self, "end": end}
+        adjustments = []
         for plugin, adjust, argnames in self.rules.score_adjusters:
             # One int per seat, or None: call_checked refuses anything else, naming the plugin.
             adjustment = call_checked(plugin, "scoutlab_score_round", adjust, argnames, arguments)
-            if adjustment is not None:
+            if adjustment is not None and any(adjustment):
                 scores = [s + a for s, a in zip(scores, adjustment)]
-        return scores
+                adjustments.append((plugin, tuple(adjustment)))
+        return scores, tuple(adjustments)
 
     def _observe(self, event: Event) -> None:
         """Tell the observers, called directly rather than through pluggy since this runs after every action.
