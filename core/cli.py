@@ -26,6 +26,7 @@ COMMANDS = [
     "plugins",
     "simulate",
     "compare",
+    "sweep",
 ]
 
 

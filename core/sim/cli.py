@@ -11,13 +11,15 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-from . import ADVANTAGE_CAP
+from . import ADVANTAGE_CAP, WEAK_BOT
 from .results import Report
 
 
 def add_run_arguments(parser: argparse.ArgumentParser, games: int) -> None:
     """The options both commands take; `games` is the command's default number of games."""
-    parser.add_argument("--players", type=int, help="number of players (default: each variant's smallest)")
+    parser.add_argument("--players", type=players_option, metavar="N|all",
+                        help="number of players (default: each variant's smallest); 'all': every count each "
+                             "variant allows, compared within each count")
     parser.add_argument("--games", type=int, default=games, help=f"games per variant (default: {games})")
     parser.add_argument("--bots", default="random",
                         help="comma-separated bots, one per seat or one for all (default: random)")
@@ -28,9 +30,12 @@ def add_run_arguments(parser: argparse.ArgumentParser, games: int) -> None:
                         help="pool: local processes, needs no service (default); ray: a Ray cluster")
     parser.add_argument("--address", help="Ray cluster address, e.g. ray://head:10001 (default: a local Ray)")
     parser.add_argument("--strong", default="auto",
-                        help="bot whose edge over random is measured (default: heuristic, else greedy; 'none' skips)")
+                        help="the stronger bot of the skill games, one seat among --weak bots "
+                             "(default: heuristic, else greedy; 'none' skips the skill games)")
+    parser.add_argument("--weak", default=WEAK_BOT,
+                        help=f"the weaker bots of the skill games (default: {WEAK_BOT})")
     parser.add_argument("--advantage-games", type=int,
-                        help=f"strategy-advantage games per variant (default: half of --games, at most {ADVANTAGE_CAP})")
+                        help=f"skill games per variant (default: half of --games, at most {ADVANTAGE_CAP})")
     parser.add_argument("--json", metavar="FILE", help="write the report as JSON ('-' for standard output)")
     parser.add_argument("--csv", metavar="FILE", help="write one row per estimate and difference ('-' for standard output)")
     parser.add_argument("--plots", metavar="DIR", help="write PNG charts into DIR")
@@ -48,10 +53,24 @@ def run_command(command: str, specs: list[tuple[str, int | None]], args: argpars
     from ..bots import split_bots
 
     strong = None if args.strong.lower() in ("none", "") else args.strong
+    options = dict(bots=split_bots(args.bots), seed=args.seed, workers=args.workers, backend=args.backend,
+                   address=args.address, strong=strong, weak=args.weak, advantage_games=args.advantage_games)
+    every = args.players == ALL
+    if every:
+        specs = [(spec, None) for spec, _ in specs]
     with progress_bar() as progress:
-        report = run(command, specs, args.games, bots=split_bots(args.bots), seed=args.seed,
-                     workers=args.workers, backend=args.backend, address=args.address,
-                     strong=strong, advantage_games=args.advantage_games, progress=progress)
+        if command == "sweep":
+            from .sweep import sweep
+
+            if every:
+                raise ValueError("sweep plays one player count: give --players N")
+            metrics = [m.strip() for m in args.metrics.split(",") if m.strip()] if args.metrics else None
+            if args.strong == "auto" and metrics is None:
+                options["strong"] = "auto"
+            report = sweep(specs[0][0], args.sets, players=specs[0][1], games=args.games, metrics=metrics,
+                           progress=progress, **options)
+        else:
+            report = run(command, specs, args.games, every_count=every, progress=progress, **options)
     write_outputs(report, args)
     return 130 if report.interrupted else 0
 
@@ -101,12 +120,25 @@ def check_outputs(args: argparse.Namespace) -> None:
         raise ValueError(f"cannot write --plots into {args.plots}: it is a file, not a folder")
 
 
-def parse_spec(text: str, players: int | None) -> tuple[str, int | None]:
+ALL = "all"
+
+
+def players_option(text: str) -> int | str:
+    """--players: a count, or 'all'."""
+    if text.strip().lower() == ALL:
+        return ALL
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of players or 'all', got {text!r}") from None
+
+
+def parse_spec(text: str, players: int | str | None) -> tuple[str, int | None]:
     """`official:4` -> ("official", 4); `house.yaml` -> ("house.yaml", players)."""
     name, colon, count = text.rpartition(":")
     if colon and count.isdigit() and name:
         return name, int(count)
-    return text, players
+    return text, players if isinstance(players, int) else None
 
 
 @contextmanager
