@@ -22,7 +22,7 @@ def test_simulate_prints_what_ran_and_a_table(capsys):
     assert main(["simulate", "two-player", *QUICK, "--seed", "3"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("simulate two-player (2p) [random]: 20 games, seed 3, 1 worker (inline)")
-    for label in ("P1 win rate", "seat fairness", "round ends: next player stuck", "drama (CardStock)",
+    for label in ("P1 win rate", "seat fairness", "round ends: (ii) a show stood", "drama (CardStock)",
                   "branching factor", "scouts per round", "winner's margin"):
         assert label in out
 
@@ -60,16 +60,19 @@ def test_compare_with_report_and_plots(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "unpaired: player counts differ (3 vs 2)" in out
     assert "Holm-Bonferroni" in out
+    data = json.loads((tmp_path / "c.json").read_text())
     pngs = sorted(p.name for p in plots.iterdir())
-    assert pngs == ["end_reasons.png", "round_lengths.png", "scores.png", "scout_timing.png", "win_rates.png"]
+    # How rounds end is drawn only when rounds ended in more than one way.
+    ways = {e["key"] for v in data["variants"] for e in v["estimates"] if e["key"].startswith("end.") and e["value"]}
+    expected = ["round_lengths.png", "scores.png", "scout_timing.png", "win_rates.png"]
+    assert pngs == sorted(expected + (["end_reasons.png"] if len(ways) > 1 else []))
     assert all((plots / name).read_bytes().startswith(PNG) for name in pngs)
 
     page = report.read_text()
     assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
-    assert page.count('src="data:image/png;base64,') == 5
-    data = json.loads((tmp_path / "c.json").read_text())
+    assert page.count('src="data:image/png;base64,') == len(pngs)
     official = {e["key"]: e for e in data["variants"][0]["estimates"]}
-    for key in ("win.0", "turns", "advantage"):
+    for key in ("win.0", "turns", "skill_depth"):
         e = official[key]
         assert format_value(e["value"], e["unit"]) in page
         assert format_interval(e["low"], e["high"], e["unit"]) in page

@@ -75,7 +75,7 @@ def sentence(c: "Comparison", d: Difference) -> str:
     if d.key in LENGTHS and a > 0:
         what, more, less, unit = LENGTHS[d.key]
         word = more if d.value > 0 else less
-        return (f"{_cap(c.b)} {what} are {abs(d.value / a) * 100:.0f}% {word} than {c.a} {what}: "
+        return (f"{c.b} {what} are {abs(d.value / a) * 100:.0f}% {word} than {c.a} {what}: "
                 f"{_value(b, d.unit)} against {_value(a, d.unit)} {unit} ({difference}).")
     direction = "higher" if d.value > 0 else "lower"
     if d.unit == "share" or d.key in NO_PERCENT or a <= 0 or b <= 0:  # a percentage of a negative reads wrong

@@ -138,7 +138,8 @@ def point_rules(base: str, settings: Sequence[Setting], choice: Sequence[int]) -
         spec = load_spec_text(json.dumps(doc), filename="--set",
                               base_dir=None if shipped else os.path.dirname(os.path.abspath(base)))
     except SpecError as exc:
-        raise ValueError("; ".join(f"--set {label}: {p.path}: {p.message}" for p in exc.problems)) from None
+        given = ", ".join(f"{s.path}={s.texts[i]}" for s, i in zip(settings, choice))
+        raise ValueError("; ".join(f"--set {given}: {p.path}: {p.message}" for p in exc.problems)) from None
     return Rules(spec)
 
 
