@@ -189,7 +189,7 @@ def _round_lengths(report: Report):
     tail = max(beyond, default=0.0)
     return figure, (f"How many turns a round lasts (bins of equal width); dashed lines mark each variant's median, "
                     f"also given in the legend. The x-axis stops at the "
-                    f"99th percentile ({clip} turns): {tail * 100:.2f}% of rounds at most run longer and are not drawn. "
+                    f"99th percentile ({clip} turns): {tail * 100:.2f}% of the rounds of the longest-running variant run longer and are not drawn. "
                     "A curve further right means longer rounds; a flatter one, less predictable lengths.")
 
 

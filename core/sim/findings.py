@@ -104,7 +104,9 @@ def _single(report: "Report") -> list[str]:
             if e is None or e.value is None:
                 continue
             verdict = ("clear of zero" if e.low > 0 or e.high < 0 else "not distinguishable from zero")
-            out.append(f"{v.label}: {what} is {_value(e.value, e.unit)} {_interval(e)}, {verdict}.")
+            shown = (f"{_signed(e.value, e.unit)} [{_signed(e.low, e.unit)}, {_signed(e.high, e.unit)}]"
+                     if e.unit == "share" else f"{_value(e.value, e.unit)} {_interval(e)}")  # shares above 1/n: points
+            out.append(f"{v.label}: {what} is {shown}, {verdict}.")
         depth, luck = v.estimate("skill_depth"), v.estimate("luck")
         if depth is not None and depth.value is not None and luck is not None:
             out.append(f"{v.label}: skill depth {_value(depth.value, depth.unit)} {_interval(depth)} "
