@@ -94,6 +94,19 @@ def test_compare_with_report_and_plots(tmp_path, capsys):
     (["simulate", "official", "--games", "5", "--json", "-", "--csv", "-"], "would both write"),
     (["compare", "official", "two-player", "--bots", "random,random,random", "--games", "5"],
      "2 players need 2 bots"),
+    (["simulate", "official", "--games", "5", "--weak", "nobot"], "unknown bot 'nobot'"),
+    (["sweep", "official", "--games", "5"], "at least one --set"),
+    (["sweep", "official", "--games", "5", "--set", "scout_and_show.chips_per_rund=0,1"],
+     "$.scout_and_show.chips_per_rund: unknown key 'chips_per_rund'; did you mean 'chips_per_round'?"),
+    (["sweep", "official", "--games", "5", "--set", "scout_and_show.chips_per_round"], "expected PATH=V1,V2,..."),
+    (["sweep", "official", "--games", "5", "--set", "a=1,2,3,4,5,6,7,8,9", "--set", "b=1,2,3,4,5,6,7,8"],
+     "the grid has 72 points; at most 64"),
+    (["sweep", "official", "--games", "5", "--set", "rounds.count=1,2", "--metrics", "scuts"],
+     "unknown metric 'scuts'; did you mean 'scouts'?"),
+    (["sweep", "official", "--games", "5", "--set", "rounds.count=1,2", "--players", "2"],
+     "is for 3, 4, 5 players, not 2"),
+    (["sweep", "two-player", "--games", "5", "--set", "deal.hand_size.2=30"], "but the deck holds only 44"),
+    (["sweep", "official", "--games", "5", "--set", "extends=two-player"], "always extends 'official'"),
 ])
 def test_bad_input_is_one_line_without_traceback(argv, message, capsys):
     assert main(argv) == 1
