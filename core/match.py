@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .bots import Bot, make_bot
-from .rules import Rules
-from .state import GameState
+from scoutlab.bots import Bot, make_bot
+from scoutlab.rules import Rules
+from scoutlab.engine.state import GameState
 
 
 def bot_seed(seed: int, seat: int) -> int:

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any, Iterator
 
-from scoutlab.spec import MAX_EXTENDS_DEPTH, VARIANT_SCHEMA_ID, variant_schema
+from scoutlab.spec.variant import MAX_EXTENDS_DEPTH, VARIANT_SCHEMA_ID, variant_schema
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "spec-reference.md"
 

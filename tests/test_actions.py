@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoutlab.actions import (
+from scoutlab.engine.actions import (
     FLIP, KEEP, LEFT, RIGHT, Codec, Flip, NotationError, Scout, ScoutShow, Show, format_action, parse_action,
 )
 

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from scoutlab.actions import Show
-from scoutlab.engine_protocol import EngineSession, serve
-from scoutlab.position import dump_position
+from scoutlab.engine.actions import Show
+from scoutlab.protocol import EngineSession, serve
+from scoutlab.records.position import dump_position
 from scoutlab.rules import load_rules
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "engine-protocol.md"

@@ -7,10 +7,10 @@ import random
 
 import pytest
 
-from scoutlab.actions import Flip, Scout, ScoutShow, Show
+from scoutlab.engine.actions import Flip, Scout, ScoutShow, Show
 from scoutlab.bots import make_bot
-from scoutlab.explain import describe_show, reason, why_illegal
-from scoutlab.i18n import LANGUAGES, gettext_for
+from scoutlab.engine.explain import describe_show, reason, why_illegal
+from scoutlab.text.i18n import LANGUAGES, gettext_for
 from scoutlab.play.terminal import TerminalGame
 from scoutlab.rules import load_rules
 

@@ -16,7 +16,7 @@ import pytest
 
 from scoutlab.bots import BotError, make_bot, parse_bot, split_bots
 from scoutlab.cli import main
-from scoutlab.log import replay_steps
+from scoutlab.text.log import replay_steps
 from scoutlab.match import make_bots, play_game
 from scoutlab.rules import load_rules
 

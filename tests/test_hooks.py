@@ -9,10 +9,10 @@ from __future__ import annotations
 import pytest
 
 from scoutlab.bots import BotError, make_bot
-from scoutlab.hookspecs import EndCondition, ShowInfo, hookimpl
+from scoutlab.host.hookspecs import EndCondition, ShowInfo, hookimpl
 from scoutlab.match import make_bots, play_game
-from scoutlab.plugin_host import PluginError
-from scoutlab.spec import SpecError
+from scoutlab.host.manager import PluginError
+from scoutlab.spec.variant import SpecError
 from scoutlab.testing import installed_plugin, load_position, rules_with
 
 

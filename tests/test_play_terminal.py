@@ -184,7 +184,7 @@ def test_default_opponent_is_the_best_available():
 
 
 def test_hand_grid_lines_up_positions_numbers_and_gaps():
-    from scoutlab.cards import parse_hand
+    from scoutlab.engine.cards import parse_hand
 
     _ = lambda message, **values: message.format(**values) if values else message  # noqa: E731
     rows = screen.hand_grid(parse_hand("3/7 10/1 5/2"), screen.Style(False), _)

@@ -7,12 +7,12 @@ import random
 
 import pytest
 
-from scoutlab import plugin_host
+from scoutlab.host import manager as plugin_host
 from scoutlab.cli import main
-from scoutlab.hookguard import HookError
-from scoutlab.hookspecs import EndCondition, hookimpl
-from scoutlab.plugin_host import PluginError, available_plugins, installed_plugins, make_manager
-from scoutlab.state import IllegalAction
+from scoutlab.host.guard import HookError
+from scoutlab.host.hookspecs import EndCondition, hookimpl
+from scoutlab.host.manager import PluginError, available_plugins, installed_plugins, make_manager
+from scoutlab.engine.state import IllegalAction
 from scoutlab.testing import fingerprint, installed_plugin, rules_with
 
 SHIPPED = {"builtin", "wrap-runs", "runs-beat-sets", "noop"}
@@ -58,7 +58,7 @@ def test_blocking_wins_over_selecting_and_builtin_is_always_on(clean_env):
 
 
 def test_a_spec_naming_a_blocked_plugin_does_not_compile(clean_env):
-    from scoutlab.spec import SpecError
+    from scoutlab.spec.variant import SpecError
 
     clean_env.setenv("SCOUTLAB_BLOCK_PLUGINS", "wrap-runs")
     with pytest.raises(SpecError, match="wrap-runs"):
@@ -317,7 +317,7 @@ def test_the_command_line_reports_a_failing_plugin_in_one_line(clean_env, capsys
 
 def test_every_list_field_of_a_state_says_how_apply_undoes_it():
     """A list field `_snapshot` does not know would not be undone when a plugin fails mid-action."""
-    from scoutlab.state import GameState
+    from scoutlab.engine.state import GameState
 
     known = set(GameState._CHANGED + GameState._GROWING + GameState._REBOUND)
     for variant, players in [("official", 4), ("two-player", 2)]:  # two-player keeps its one shuffle in pool
@@ -354,7 +354,7 @@ def test_the_plugin_template_hangs_together(clean_env):
 
 
 def test_a_spec_naming_a_switched_off_plugin_says_so(clean_env, monkeypatch):
-    from scoutlab.spec import SpecError, load_spec
+    from scoutlab.spec.variant import SpecError, load_spec
 
     monkeypatch.setenv("SCOUTLAB_BLOCK_PLUGINS", "wrap-runs")
     with pytest.raises(SpecError, match="plugin 'wrap-runs' is installed but blocked by SCOUTLAB_BLOCK_PLUGINS"):

@@ -21,10 +21,10 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from scoutlab.records import game_record
+from scoutlab.records.game import game_record
 from scoutlab.rules import load_rules
-from scoutlab.spec import shipped_variants
-from scoutlab.state import TURN_CAP, GameState, View
+from scoutlab.spec.variant import shipped_variants
+from scoutlab.engine.state import TURN_CAP, GameState, View
 from scoutlab.testing.invariants import (
     assert_cards_conserved,
     assert_record_replays,

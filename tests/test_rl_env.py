@@ -13,12 +13,12 @@ pytest.importorskip("pettingzoo")
 
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
-from scoutlab.actions import SHOW_BASE  # noqa: E402
-from scoutlab.cards import bottom, top  # noqa: E402
+from scoutlab.engine.actions import SHOW_BASE  # noqa: E402
+from scoutlab.engine.cards import bottom, top  # noqa: E402
 from scoutlab.rl import Encoding, env, raw_env  # noqa: E402
 from scoutlab.rules import load_rules  # noqa: E402
-from scoutlab.spec import SpecError, shipped_variants  # noqa: E402
-from scoutlab.state import IllegalAction  # noqa: E402
+from scoutlab.spec.variant import SpecError, shipped_variants  # noqa: E402
+from scoutlab.engine.state import IllegalAction  # noqa: E402
 
 # Every shipped variant at its largest table, and the official rules at every size.
 TARGETS = sorted({(name, max(load_rules(name).players)) for name, _ in shipped_variants()}

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from scoutlab.rules import load_rules
-from scoutlab.state import View
+from scoutlab.engine.state import View
 from scoutlab.testing.scenarios import check_deal, load_scenario_file, run_case
 
 SCENARIOS = Path(__file__).resolve().parent / "scenarios"

@@ -6,9 +6,9 @@ import textwrap
 
 import pytest
 
-from scoutlab import plugin_host
-from scoutlab.hookspecs import hookimpl
-from scoutlab.spec import SpecError
+from scoutlab.host import manager as plugin_host
+from scoutlab.host.hookspecs import hookimpl
+from scoutlab.spec.variant import SpecError
 from scoutlab.testing import check_invariants, installed_plugin, load_position, rules_with, run_scenario_file
 
 

@@ -11,9 +11,11 @@ import difflib
 import random
 from typing import TYPE_CHECKING, Any, Callable, Protocol
 
+from scoutlab.base.errors import BotError
+
 if TYPE_CHECKING:
-    from ..rules import Rules
-    from ..state import View
+    from scoutlab.rules import Rules
+    from scoutlab.engine.state import View
 
 
 class Bot(Protocol):
@@ -25,10 +27,6 @@ class Bot(Protocol):
 
 
 BotFactory = Callable[["Rules", random.Random, dict[str, Any]], Bot]
-
-
-class BotError(ValueError):
-    """A bot name or option that cannot be used."""
 
 
 class RandomBot:
@@ -57,7 +55,7 @@ BUILTIN_BOTS: dict[str, str] = {
 
 def known_bots() -> dict[str, str | BotFactory]:
     """Every bot by name: the built-in ones and those that plugins offer."""
-    from ..plugin_host import bot_factories
+    from scoutlab.host.manager import bot_factories
 
     bots: dict[str, str | BotFactory] = dict(BUILTIN_BOTS)
     bots.update(bot_factories())

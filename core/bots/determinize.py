@@ -15,12 +15,12 @@ import copy
 import random
 from typing import TYPE_CHECKING
 
-from ..actions import FLIP, SHOW_BASE, Scout, ScoutShow, Show
-from ..cards import flipped, identity
+from scoutlab.engine.actions import FLIP, SHOW_BASE, Scout, ScoutShow, Show
+from scoutlab.engine.cards import flipped, identity
 
 if TYPE_CHECKING:
-    from ..rules import Rules
-    from ..state import GameState, View
+    from scoutlab.rules import Rules
+    from scoutlab.engine.state import GameState, View
 
 
 class Knowledge:

@@ -28,11 +28,11 @@ import threading
 import weakref
 from typing import TYPE_CHECKING, Any
 
-from . import BotError
+from scoutlab.bots import BotError
 
 if TYPE_CHECKING:
-    from ..rules import Rules
-    from ..state import View
+    from scoutlab.rules import Rules
+    from scoutlab.engine.state import View
 
 DEFAULT_TIMEOUT = 10.0
 
@@ -78,8 +78,8 @@ class ExternalBot:
         return view.legal[self.rng.randrange(len(view.legal))]
 
     def _ask(self, view: "View") -> int:
-        from ..engine_protocol import action_code, view_to_json
-        from ..actions import NotationError
+        from scoutlab.protocol import action_code, view_to_json
+        from scoutlab.engine.actions import NotationError
 
         if self._program is None:
             self._program = _Program(self.argv)

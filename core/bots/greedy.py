@@ -5,14 +5,14 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from ..actions import FLIP, KEEP, Scout, Show
-from ..cards import SHIFT, flipped
-from .hand import HandReader, flip_hand, tops
-from .options import bot_options
+from scoutlab.engine.actions import FLIP, KEEP, Scout, Show
+from scoutlab.engine.cards import SHIFT, flipped
+from scoutlab.bots.hand import HandReader, flip_hand, tops
+from scoutlab.bots.options import bot_options
 
 if TYPE_CHECKING:
-    from ..rules import Rules
-    from ..state import View
+    from scoutlab.rules import Rules
+    from scoutlab.engine.state import View
 
 
 def scouted_card(view: "View", scout: Scout) -> int:

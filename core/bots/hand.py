@@ -10,10 +10,10 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING, Sequence
 
-from ..cards import SHIFT, flipped
+from scoutlab.engine.cards import SHIFT, flipped
 
 if TYPE_CHECKING:
-    from ..rules import Rules
+    from scoutlab.rules import Rules
 
 Span = tuple[int, int]  # (start, length) of adjacent cards in a hand
 

@@ -23,15 +23,15 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..actions import FLIP, KEEP, Scout, ScoutShow, Show
-from ..cards import SHIFT, flipped
-from .determinize import Knowledge, copy_state, sample_state
-from .hand import HandReader, flip_hand, tops
-from .options import bot_options, positive
+from scoutlab.engine.actions import FLIP, KEEP, Scout, ScoutShow, Show
+from scoutlab.engine.cards import SHIFT, flipped
+from scoutlab.bots.determinize import Knowledge, copy_state, sample_state
+from scoutlab.bots.hand import HandReader, flip_hand, tops
+from scoutlab.bots.options import bot_options, positive
 
 if TYPE_CHECKING:
-    from ..rules import Rules
-    from ..state import GameState, View
+    from scoutlab.rules import Rules
+    from scoutlab.engine.state import GameState, View
 
 DEFAULTS = {
     "hold_samples": 48,  # random hands dealt to estimate whether a show holds

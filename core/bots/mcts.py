@@ -23,17 +23,17 @@ import random
 import time
 from typing import TYPE_CHECKING, Any
 
-from ..actions import SHOW_BASE
-from ..cards import SHIFT, flipped
-from . import BotError
-from .determinize import Knowledge, Sampler
-from .heuristic import HeuristicBot
-from .options import bot_options, positive
-from .playout import playout_action
+from scoutlab.engine.actions import SHOW_BASE
+from scoutlab.engine.cards import SHIFT, flipped
+from scoutlab.bots import BotError
+from scoutlab.bots.determinize import Knowledge, Sampler
+from scoutlab.bots.heuristic import HeuristicBot
+from scoutlab.bots.options import bot_options, positive
+from scoutlab.bots.playout import playout_action
 
 if TYPE_CHECKING:
-    from ..rules import Rules
-    from ..state import GameState, View
+    from scoutlab.rules import Rules
+    from scoutlab.engine.state import GameState, View
 
 DEFAULTS = {
     "iterations": 150,  # determinized playouts per decision

@@ -12,11 +12,11 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from ..actions import SHOW_BASE
-from ..cards import SHIFT, flipped
+from scoutlab.engine.actions import SHOW_BASE
+from scoutlab.engine.cards import SHIFT, flipped
 
 if TYPE_CHECKING:
-    from ..state import GameState
+    from scoutlab.engine.state import GameState
 
 
 def playout_action(state: "GameState", rng: random.Random, explore: float = 0.1) -> int:

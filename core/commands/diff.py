@@ -14,8 +14,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..spec import load_spec
-    from ..specdiff import diff_specs, to_json
+    from scoutlab.spec.variant import load_spec
+    from scoutlab.spec.diff import diff_specs, to_json
 
     a, b = load_spec(args.a), load_spec(args.b)
     differences = diff_specs(a, b)

@@ -13,6 +13,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..engine_protocol import serve
+    from scoutlab.protocol import serve
 
     return serve(sys.stdin, sys.stdout)

@@ -14,7 +14,7 @@ import types
 
 import pluggy
 
-from .. import hookspecs, plugin_host
+from scoutlab.host import hookspecs, manager as plugin_host
 
 help = "list installed plugins, their versions, hooks, and which are blocked"
 

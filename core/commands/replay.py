@@ -14,8 +14,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..log import game_log
-    from ..records import load_record, replay_record
+    from scoutlab.text.log import game_log
+    from scoutlab.records.game import load_record, replay_record
 
     record = load_record(args.record)
     result = replay_record(record, args.record)

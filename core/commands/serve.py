@@ -18,10 +18,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
-        from ..web.app import create_app
+        from scoutlab.web.app import create_app
     except ImportError as exc:
         raise ValueError(f"the browser game needs the web extra ({exc.name} is missing): pip install 'scoutlab[web]'") from None
-    from ..web.store import StoreError
+    from scoutlab.web.store import StoreError
 
     try:
         app = create_app(args.db, bot_delay_ms=args.bot_delay)

@@ -13,8 +13,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..rules import Rules
-    from ..spec import SpecError, load_spec
+    from scoutlab.rules import Rules
+    from scoutlab.spec.variant import SpecError, load_spec
 
     problems = []
     for name in args.files:

@@ -12,7 +12,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..spec import shipped_variants
+    from scoutlab.spec.variant import shipped_variants
 
     variants = shipped_variants()
     width = max(len(name) for name, _ in variants)

@@ -10,14 +10,14 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import TYPE_CHECKING, Sequence
 
-from ..actions import Flip, Scout, ScoutShow, format_action
-from ..cards import bottom, flipped, top
-from ..explain import describe_show, end_reason
-from ..i18n import Gettext
+from scoutlab.engine.actions import Flip, Scout, ScoutShow, format_action
+from scoutlab.engine.cards import bottom, flipped, top
+from scoutlab.engine.explain import describe_show, end_reason
+from scoutlab.text.i18n import Gettext
 
 if TYPE_CHECKING:
-    from ..rules import Rules
-    from ..state import RoundEnd, View
+    from scoutlab.rules import Rules
+    from scoutlab.engine.state import RoundEnd, View
 
 
 class Style:

@@ -11,24 +11,24 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Callable, Sequence, TextIO
 
-from ..actions import NotationError
-from ..engine_protocol import action_code
-from ..explain import why_illegal
-from ..i18n import gettext_for
-from ..log import describe_action
-from . import screen
+from scoutlab.engine.actions import NotationError
+from scoutlab.protocol import action_code
+from scoutlab.engine.explain import why_illegal
+from scoutlab.text.i18n import gettext_for
+from scoutlab.text.log import describe_action
+from scoutlab.play import screen
 
 if TYPE_CHECKING:
-    from ..bots import Bot
-    from ..rules import Rules
-    from ..state import GameState
+    from scoutlab.bots import Bot
+    from scoutlab.rules import Rules
+    from scoutlab.engine.state import GameState
 
 PREFERRED_BOTS = ("heuristic", "greedy", "random")
 
 
 def default_opponent() -> str:
     """The strongest bot available: heuristic, else greedy, else random."""
-    from ..bots import known_bots
+    from scoutlab.bots import known_bots
 
     known = known_bots()
     return next(name for name in PREFERRED_BOTS if name in known)

@@ -17,9 +17,9 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..rules import Rules, load_rules
-from ..state import IllegalAction
-from .encoding import Encoding
+from scoutlab.rules import Rules, load_rules
+from scoutlab.engine.state import IllegalAction
+from scoutlab.rl.encoding import Encoding
 
 REWARDS = ("score", "win")
 

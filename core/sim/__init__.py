@@ -17,12 +17,12 @@ from __future__ import annotations
 import math
 from typing import Callable, Sequence
 
-from ..bots import BotError, make_bot
-from ..rules import Rules, load_rules
-from .backends import available_cores, make_backend
-from .compare import deal_difference
-from .results import Report, build_report
-from .runner import Plan, chunk_size, entrant, run_plan, total_games
+from scoutlab.bots import BotError, make_bot
+from scoutlab.rules import Rules, load_rules
+from scoutlab.sim.backends import available_cores, make_backend
+from scoutlab.sim.compare import deal_difference
+from scoutlab.sim.results import Report, build_report
+from scoutlab.sim.runner import Plan, chunk_size, entrant, run_plan, total_games
 
 STRONG_BOTS = ("heuristic", "greedy")  # the first that is installed measures strategy advantage
 ADVANTAGE_CAP = 250  # strong bots are slow: by default at most this many strategy-advantage games

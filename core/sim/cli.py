@@ -11,8 +11,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-from . import ADVANTAGE_CAP
-from .results import Report
+from scoutlab.sim import ADVANTAGE_CAP
+from scoutlab.sim.results import Report
 
 
 def add_run_arguments(parser: argparse.ArgumentParser, games: int) -> None:
@@ -39,13 +39,13 @@ def add_run_arguments(parser: argparse.ArgumentParser, games: int) -> None:
 
 def run_command(command: str, specs: list[tuple[str, int | None]], args: argparse.Namespace) -> int:
     """Run, then print and write what the options ask for; 130 when Ctrl-C cut the run short."""
-    from . import run
+    from scoutlab.sim import run
 
     if args.json == "-" and args.csv == "-":
         raise ValueError("--json - and --csv - would both write to standard output; give one a file")
     require_extras(["rich", "numpy"] + (["matplotlib"] if args.plots or args.report else []))
     check_outputs(args)  # before the run, so a typo in a path does not cost the run
-    from ..bots import split_bots
+    from scoutlab.bots import split_bots
 
     strong = None if args.strong.lower() in ("none", "") else args.strong
     with progress_bar() as progress:
@@ -61,7 +61,7 @@ def write_outputs(report: Report, args: argparse.Namespace) -> None:
     if machine_stdout:
         print(report.describe(), file=sys.stderr)
     else:
-        from .table import print_report
+        from scoutlab.sim.table import print_report
 
         print_report(report)
     if args.json:
@@ -71,8 +71,8 @@ def write_outputs(report: Report, args: argparse.Namespace) -> None:
         _write_csv(args.csv, report.csv_rows())
     written = []
     if args.plots or args.report:
-        from .charts import render_charts, save_charts
-        from .report import write_report
+        from scoutlab.sim.charts import render_charts, save_charts
+        from scoutlab.sim.report import write_report
 
         charts = render_charts(report)  # drawn once for both the folder and the page
         if args.plots:

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..rules import Rules
-from ..state import NO_LEGAL_ACTION, TURN_CAP
-from . import tension
-from .tally import Observation
-from .trace import GameSummary
+from scoutlab.rules import Rules
+from scoutlab.engine.state import NO_LEGAL_ACTION, TURN_CAP
+from scoutlab.sim import tension
+from scoutlab.sim.tally import Observation
+from scoutlab.sim.trace import GameSummary
 
 TIMING_BINS = 10  # scout timing histogram: tenths of the round
 

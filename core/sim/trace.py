@@ -10,10 +10,10 @@ import random
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..bots import Bot, bot_factory, make_bot
-from ..match import bot_seed
-from ..rules import Rules
-from ..state import PLAYING, GameState
+from scoutlab.bots import Bot, bot_factory, make_bot
+from scoutlab.match import bot_seed
+from scoutlab.rules import Rules
+from scoutlab.engine.state import PLAYING, GameState
 
 
 @dataclass(frozen=True)

@@ -16,12 +16,12 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from ..actions import Flip, Scout, ScoutShow, Show, parse_action
-from ..cards import flipped, identity
-from ..records import game_record, record_text, replay_record
-from ..rules import Rules, load_rules
-from ..shows import ShowNode
-from ..state import TURN_CAP, GameState, IllegalAction
+from scoutlab.engine.actions import Flip, Scout, ScoutShow, Show, parse_action
+from scoutlab.engine.cards import flipped, identity
+from scoutlab.records.game import game_record, record_text, replay_record
+from scoutlab.rules import Rules, load_rules
+from scoutlab.engine.shows import ShowNode
+from scoutlab.engine.state import TURN_CAP, GameState, IllegalAction
 
 Step = Callable[[GameState, random.Random], None]
 

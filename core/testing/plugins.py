@@ -8,9 +8,9 @@ from typing import Any, Iterator
 
 import yaml
 
-from .. import plugin_host
-from ..rules import Rules
-from ..spec import load_spec_text
+from scoutlab.host import manager as plugin_host
+from scoutlab.rules import Rules
+from scoutlab.spec.variant import load_spec_text
 
 
 class LocalEntryPoint:

@@ -23,14 +23,14 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 import jsonschema
 
-from . import yamlsrc
-from .cards import format_hand, identity, parse_card, top
-from .spec import Problem, SpecError
-from .yamlsrc import JsonPath, render_path
+from scoutlab.spec import source as yamlsrc
+from scoutlab.engine.cards import format_hand, identity, parse_card, top
+from scoutlab.spec.variant import Problem, SpecError
+from scoutlab.spec.source import JsonPath, render_path
 
 if TYPE_CHECKING:
-    from .rules import Rules
-    from .state import GameState
+    from scoutlab.rules import Rules
+    from scoutlab.engine.state import GameState
 
 __all__ = [
     "POSITION_SCHEMA_ID",
@@ -102,7 +102,7 @@ def position_from_data(
 ) -> "GameState":
     """A GameState from an already-parsed position (e.g. one inline in a scenario file); raises PositionError.
 
-    `lines` (from scoutlab.yamlsrc) and `at`, the position's path inside its document,
+    `lines` (from scoutlab.spec.source) and `at`, the position's path inside its document,
     let problems point at the right line of `source`; `rules` as for `load_position`.
     """
     return _build(data, _Where(source, lines or {}, at), base_dir, rules)
@@ -237,7 +237,7 @@ def _with_defaults(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def _load_variant(name: str, where: _Where, base_dir: str | None) -> "Rules":
-    from .rules import load_rules
+    from scoutlab.rules import load_rules
 
     target = name
     if base_dir is not None and ("/" in name or name.endswith((".yaml", ".yml"))) and not os.path.isabs(name):

@@ -17,10 +17,10 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
-from .yamlsrc import render_path
+from scoutlab.spec.source import render_path
 
 if TYPE_CHECKING:
-    from .spec import Spec
+    from scoutlab.spec.variant import Spec
 
 NOT_RULES = ("name", "description")
 # Compared as a whole: one line per player count reads better than one per list inside it.

@@ -15,7 +15,7 @@ import warnings
 from importlib import resources
 from types import ModuleType
 
-from . import legal as reference
+from scoutlab.engine import legal as reference
 
 
 def _choose() -> tuple[ModuleType, str]:

@@ -18,11 +18,11 @@ import string
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Mapping
 
-from .cards import MASK, SHIFT, format_card
-from .plugin_host import implementers, plugin_ref
+from scoutlab.engine.cards import MASK, SHIFT, format_card
+from scoutlab.host.manager import implementers, plugin_ref
 
 if TYPE_CHECKING:
-    from .rules import Rules
+    from scoutlab.rules import Rules
 
 # Every English sentence of the summary, by message id. `{name}` is a parameter;
 # `{name:and}` / `{name:or}` join a list; `{name:+}` signs a number. Ids ending in

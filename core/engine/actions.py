@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from scoutlab.base.errors import NotationError
+
 KEEP = 0
 FLIP = 1
 SHOW_BASE = 2
@@ -46,10 +48,6 @@ class ScoutShow(NamedTuple):
 
 
 Action = Flip | Show | Scout | ScoutShow
-
-
-class NotationError(ValueError):
-    """Text that is not an action in the notation."""
 
 
 class Codec:

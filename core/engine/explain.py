@@ -4,25 +4,32 @@ One implementation for every screen. `why_illegal` is what `state.explain` says,
 quoted in front (`'show 2-3': a single 9 is not stronger than ...`); `reason` is the same
 sentence without the move, for a screen that shows it beside the cards (the browser game).
 Both take a `scoutlab.i18n` gettext `_`; without one they speak English. The English
-sentences are the message ids of the catalogs (core/locale, see docs/i18n.md).
+sentences are the message ids of the catalogs (core/text/locale, see docs/i18n.md).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
-from .actions import RIGHT, Flip, Scout, ScoutShow, Show, format_action
-from .cards import flipped, top
-from .i18n import DEFAULT, Gettext, gettext_for
+from scoutlab.engine.actions import RIGHT, Flip, Scout, ScoutShow, Show, format_action
+from scoutlab.engine.cards import flipped, top
+
+Gettext = Callable[..., str]  # scoutlab.text.i18n.gettext_for(lang) makes one
+
+
+def english(message: str, **values: object) -> str:
+    """The catalogs' message ids are the English sentences, so formatting one is speaking English."""
+    return message.format(**values) if values else message
+
 
 if TYPE_CHECKING:
-    from .rules import Rules
-    from .state import GameState, RoundEnd
+    from scoutlab.rules import Rules
+    from scoutlab.engine.state import GameState, RoundEnd
 
 
 def describe_show(values: Sequence[int], kind: str | None, _: Gettext | None = None) -> str:
     """`a single 7`, `a set of 2 × 5`, `a run of 3 from 4 to 6`, from a show's top numbers and kind."""
-    _ = _ or gettext_for(DEFAULT)
+    _ = _ or english
     values = tuple(values)
     if len(values) == 1:
         return _("a single {number}", number=values[0])
@@ -36,7 +43,7 @@ def describe_show(values: Sequence[int], kind: str | None, _: Gettext | None = N
 
 def end_reason(end: "RoundEnd", rules: "Rules", _: Gettext | None = None) -> str:
     """Why a round ended, in the words of the seeds where they have them."""
-    _ = _ or gettext_for(DEFAULT)
+    _ = _ or english
     known = {
         "hand_emptied": _("a hand was emptied by a show."),
         "everyone_scouted": _("nobody beat the last show, so the round ended."),
@@ -52,13 +59,13 @@ def end_reason(end: "RoundEnd", rules: "Rules", _: Gettext | None = None) -> str
 
 def why_illegal(state: "GameState", code: int, _: Gettext | None = None) -> str:
     """Why the seat to act may not play `code`, the move quoted in front: what `state.explain` says."""
-    move, sentence = _refusal(state, code, _ or gettext_for(DEFAULT))
+    move, sentence = _refusal(state, code, _ or english)
     return f"{move!r}: {sentence}" if move else sentence
 
 
 def reason(state: "GameState", code: int, _: Gettext | None = None) -> str:
     """The rule `code` breaks as a sentence of its own, without the move in front: `A single 9 is ...`."""
-    _move, sentence = _refusal(state, code, _ or gettext_for(DEFAULT))
+    _move, sentence = _refusal(state, code, _ or english)
     return sentence[:1].upper() + sentence[1:] + "."
 
 

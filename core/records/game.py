@@ -27,14 +27,14 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 import jsonschema
 
-from . import __version__
-from .actions import NotationError, parse_action
-from .cards import format_hand
-from .yamlsrc import render_path
+from scoutlab import __version__
+from scoutlab.engine.actions import NotationError, parse_action
+from scoutlab.engine.cards import format_hand
+from scoutlab.spec.source import render_path
 
 if TYPE_CHECKING:
-    from .rules import Rules
-    from .state import GameState, RoundEnd
+    from scoutlab.rules import Rules
+    from scoutlab.engine.state import GameState, RoundEnd
 
 RECORD_VERSION = 1
 RECORD_SCHEMA_ID = f"https://scoutlab.dev/schemas/record/{RECORD_VERSION}.json"
@@ -188,7 +188,7 @@ def _listing(problems: list[str]) -> str:
 
 def rules_from_record(record: dict[str, Any], source: str = "<record>") -> "Rules":
     """Compile the record's embedded variant; a variant this scoutlab cannot play raises RecordError."""
-    from .spec import SpecError
+    from scoutlab.spec.variant import SpecError
 
     try:
         return _compiled(json.dumps(record["variant"], sort_keys=True))
@@ -201,8 +201,8 @@ def rules_from_record(record: dict[str, Any], source: str = "<record>") -> "Rule
 def _compiled(variant_json: str) -> "Rules":
     import yaml
 
-    from .rules import Rules
-    from .spec import load_spec_text
+    from scoutlab.rules import Rules
+    from scoutlab.spec.variant import load_spec_text
 
     return Rules(load_spec_text(yaml.safe_dump(json.loads(variant_json)), filename="variant"))
 
@@ -267,7 +267,7 @@ def _deal_divergence(state: "GameState", deal: list[list[str]], at: str, index: 
 
 
 def _actions_divergence(state: "GameState", actions: list[dict[str, Any]], at: str, index: int) -> Divergence | None:
-    from .state import IllegalAction
+    from scoutlab.engine.state import IllegalAction
 
     for k, recorded in enumerate(actions):
         where = f"{at}.actions[{k}]"
@@ -341,8 +341,8 @@ PLAYTHROUGH_ROW = 20  # legal-action counts per line
 
 def playthrough_targets() -> list[tuple[str, int]]:
     """(variant, players) for every shipped variant and each player count it allows."""
-    from .rules import load_rules
-    from .spec import shipped_variants
+    from scoutlab.rules import load_rules
+    from scoutlab.spec.variant import shipped_variants
 
     return [(name, n) for name, _ in shipped_variants() for n in load_rules(name).players]
 
@@ -357,9 +357,9 @@ def playthrough(variant: str, players: int, seed: int = PLAYTHROUGH_SEED) -> str
     The counts are the perft of this project: a rule change that alters what is legal
     shows up here even where the random bots happen to choose the same moves.
     """
-    from .log import game_log, replay_steps
-    from .match import make_bots, play_game
-    from .rules import load_rules
+    from scoutlab.text.log import game_log, replay_steps
+    from scoutlab.match import make_bots, play_game
+    from scoutlab.rules import load_rules
 
     rules = load_rules(variant)
     bots = make_bots(["random"], rules, players, seed)
@@ -414,6 +414,3 @@ def main(argv: Iterable[str] | None = None) -> int:
         print(f"removed {path} (no such shipped variant and player count)")
     return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())

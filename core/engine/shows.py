@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .legal import run_key, set_key
+from scoutlab.engine.legal import run_key, set_key
 
 
 def builtin_kind(values: tuple[int, ...] | list[int]) -> str:

@@ -10,20 +10,14 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import pluggy
 
+from scoutlab.base.values import EndCondition, RoundEnd, ShowInfo
+
 if TYPE_CHECKING:
-    from .events import Event
-    from .rounds import RoundEnd
-    from .state import GameState
+    from scoutlab.engine.events import Event
+    from scoutlab.engine.state import GameState
 
 hookspec = pluggy.HookspecMarker("scoutlab")
 hookimpl = pluggy.HookimplMarker("scoutlab")
-
-
-class ShowInfo(NamedTuple):
-    """A show as the comparison hooks see it: top numbers left to right, and its kind."""
-
-    values: tuple[int, ...]
-    kind: str  # "set" or "run" (or a kind a plugin invents)
 
 
 @hookspec(firstresult=True)
@@ -81,10 +75,3 @@ def scoutlab_bots() -> dict[str, object]:
     `act(view) -> action code` method, and sees nothing but the View of its seat.
     """
 
-
-class EndCondition(NamedTuple):
-    """A round-end condition: `check(state)` runs after each action, with the turn already passed on."""
-
-    check: object  # Callable[[GameState], bool]
-    exempts_last_show_owner: bool
-    description: str

@@ -8,67 +8,23 @@ for the seat to act; `view(seat)` is everything that seat may know (RULES.md 10.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from .actions import FLIP, KEEP, SHOW_BASE, format_action
-from .cards import MASK, SHIFT, flipped, format_hand
-from .events import Event, action_event, game_event
-from .hookguard import HookError, call_checked, raised, wrong_answer
-from .native import legal
+from scoutlab.engine.actions import FLIP, KEEP, SHOW_BASE, format_action, parse_action
+from scoutlab.engine.cards import MASK, SHIFT, flipped, format_hand
+from scoutlab.engine.events import Event, action_event, game_event
+from scoutlab.base.errors import HookError, IllegalAction
+from scoutlab.base.values import RoundEnd, View
+from scoutlab.engine.explain import why_illegal
+from scoutlab.engine.native import legal
 
 if TYPE_CHECKING:
-    from .rules import Rules
+    from scoutlab.rules import Rules
 
 FLIPPING, PLAYING, OVER = "flip", "play", "over"
 TURN_CAP = "turn_cap"
 NO_LEGAL_ACTION = "no_legal_action"
-
-
-class IllegalAction(ValueError):
-    """An action the rules do not allow here; the message names the rule."""
-
-
-@dataclass(frozen=True)
-class RoundEnd:
-    """How a round ended and what each seat scored in it."""
-
-    round: int
-    reason: str  # an end condition's name, "turn_cap" or "no_legal_action"
-    exempt: int | None  # the seat spared the penalty for cards in hand
-    scores: tuple[int, ...]
-    captured: tuple[int, ...]
-    chips_received: tuple[int, ...]
-    chips_held: tuple[int, ...]
-    cards_in_hand: tuple[int, ...]
-    turns: int
-
-
-@dataclass(frozen=True)
-class View:
-    """What one seat may know: its own hand, the table, every seat's counts, the public history."""
-
-    seat: int
-    players: int
-    variant: str
-    round: int
-    rounds: int
-    phase: str
-    to_act: int
-    starting_seat: int
-    turn: int
-    hand: tuple[int, ...]
-    hand_sizes: tuple[int, ...]
-    active: tuple[int, ...]
-    active_owner: int | None
-    chips_received: tuple[int, ...]
-    chips_held: tuple[int, ...]
-    scout_show_chips: tuple[int, ...]
-    captured: tuple[int, ...]
-    totals: tuple[int, ...]
-    history: tuple[tuple[int, int, int], ...]  # (round, seat, action code), public to all
-    round_ends: tuple[RoundEnd, ...]
-    legal: tuple[int, ...]  # the seat's legal action codes when it is to act, else empty
 
 
 class GameState:
@@ -272,8 +228,6 @@ class GameState:
 
     def apply_text(self, text: str) -> int:
         """Parse the notation and apply it; returns the code. Raises NotationError or IllegalAction."""
-        from .actions import parse_action
-
         code = self.rules.codec.encode(parse_action(text))
         self.apply(code)
         return code
@@ -388,7 +342,7 @@ class GameState:
             tuple(self.chips_received), tuple(self.chips_held), in_hand, self.turn,
         )
         if rules.scores_hooked:
-            adjusted = self._adjusted(scores, end)
+            adjusted = rules.adjusted_scores(self, end, scores)
             if adjusted != scores:  # replace() is slow, and most rounds no plugin adjusts anything
                 end = replace(end, scores=tuple(adjusted))
         self.round_ends.append(end)
@@ -404,22 +358,12 @@ class GameState:
             if rules.observed:
                 self._observe(game_event("game_end", self.round))
 
-    def _adjusted(self, scores: list[int], end: RoundEnd) -> list[int]:
-        """The scores plus every plugin's adjustment, the adjusters called as pluggy would, minus its overhead."""
-        arguments = {"state": self, "end": end}
-        for plugin, adjust, argnames in self.rules.score_adjusters:
-            # One int per seat, or None: call_checked refuses anything else, naming the plugin.
-            adjustment = call_checked(plugin, "scoutlab_score_round", adjust, argnames, arguments)
-            if adjustment is not None:
-                scores = [s + a for s, a in zip(scores, adjustment)]
-        return scores
-
     def _observe(self, event: Event) -> None:
         """Tell the observers, called directly rather than through pluggy since this runs after every action.
 
-        Their hookguard wrappers are skipped too: `_observer_failed` makes the same checks, and
+        Their guard wrappers are skipped too: `_observer_failed` makes the same checks, and
         costs nothing unless one fails. `_apply` repeats this loop inline for actions; going
-        through `hookguard.call_checked` here instead cost 0.4% more per decision (hand flips).
+        through `guard.call_checked` here instead cost 0.4% more per decision (hand flips).
         """
         for plugin, observe in self.rules.observers:
             try:
@@ -433,10 +377,8 @@ class GameState:
         """Raise the HookError for an observer that raised `exc` or answered something other than None."""
         if isinstance(exc, HookError):
             raise exc  # already names its plugin (e.g. a game played inside an observer)
-        arguments = {"event": event, "state": self}
-        if exc is not None:
-            raise raised(plugin, "scoutlab_game_event", arguments, exc) from exc
-        raise wrong_answer(plugin, "scoutlab_game_event", arguments, answer)
+        # The plugin host words the error; the rules carry it here, so the engine needs no host import.
+        raise self.rules.observer_error(plugin, event, self, exc, answer) from exc
 
     @property
     def is_over(self) -> bool:
@@ -479,8 +421,6 @@ class GameState:
 
     def explain(self, code: int) -> str:
         """Why this action is not legal here, in the words of the rules."""
-        from .explain import why_illegal
-
         return why_illegal(self, code)
 
     def format(self, code: int) -> str:

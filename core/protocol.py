@@ -17,13 +17,14 @@ import sys
 from dataclasses import asdict
 from typing import TYPE_CHECKING, Any, Callable, TextIO
 
-from . import __version__
-from .actions import format_action, parse_action
-from .cards import format_card
+from scoutlab import __version__
+from scoutlab.base.errors import user_errors
+from scoutlab.engine.actions import format_action, parse_action
+from scoutlab.engine.cards import format_card
 
 if TYPE_CHECKING:
-    from .rules import Rules
-    from .state import GameState, RoundEnd, View
+    from scoutlab.rules import Rules
+    from scoutlab.engine.state import GameState, RoundEnd, View
 
 PROTOCOL_VERSION = 1
 
@@ -136,7 +137,7 @@ class EngineSession:
 
     def hello(self, request: dict[str, Any]) -> dict[str, Any]:
         """Who is speaking: name, version, protocol version, commands and shipped variants."""
-        from .spec import shipped_variants
+        from scoutlab.spec.variant import shipped_variants
 
         return {
             "engine": "scoutlab",
@@ -148,7 +149,7 @@ class EngineSession:
 
     def new_game(self, request: dict[str, Any]) -> dict[str, Any]:
         """Deal a new game: `variant` (name or spec path), `players`, `seed`."""
-        from .rules import load_rules
+        from scoutlab.rules import load_rules
 
         variant = _field(request, "variant", str, "official")
         rules = load_rules(variant)
@@ -160,7 +161,7 @@ class EngineSession:
 
     def position(self, request: dict[str, Any]) -> dict[str, Any]:
         """Set up a position (docs/positions.md): `position` is YAML text or the same document as a JSON object."""
-        from .position import load_position, position_from_data
+        from scoutlab.records.position import load_position, position_from_data
 
         position = request.get("position")
         if isinstance(position, dict):
@@ -187,7 +188,7 @@ class EngineSession:
 
     def act(self, request: dict[str, Any]) -> dict[str, Any]:
         """Play `action` (notation, or an int action code) for the seat to act."""
-        from .log import describe_action
+        from scoutlab.text.log import describe_action
 
         state = self._game()
         if state.is_over:
@@ -198,7 +199,7 @@ class EngineSession:
         code = action if isinstance(action, int) else action_code(state.rules, action)
         seat, rounds_ended = state.to_act, len(state.round_ends)
         if code not in state.legal_actions():
-            from .state import IllegalAction
+            from scoutlab.engine.state import IllegalAction
 
             raise IllegalAction(state.explain(code))
         detail = describe_action(state, code)
@@ -254,8 +255,6 @@ def _json_kind(value: Any) -> str:
 
 
 def _error_text(exc: Exception) -> str:
-    from .cli import user_errors
-
     if isinstance(exc, (ProtocolError, *user_errors())):
         return str(exc)
     return f"internal error ({type(exc).__name__}: {exc}); the engine is still running"

@@ -32,8 +32,10 @@ import jsonschema
 import referencing
 import referencing.jsonschema
 
-from scoutlab import yamlsrc
-from scoutlab.yamlsrc import JsonPath, parse_path, render_path
+from scoutlab.base.errors import Problem, SpecError
+from scoutlab.host import manager as plugin_host
+from scoutlab.spec import source as yamlsrc
+from scoutlab.spec.source import JsonPath, parse_path, render_path
 
 __all__ = [
     "MAX_EXTENDS_DEPTH",
@@ -60,27 +62,6 @@ _SHIPPED_PREFIX = "variant "
 
 #: (file, line) that set a value of the merged document.
 Origin = tuple[str, "int | None"]
-
-
-class Problem(NamedTuple):
-    """One thing wrong with a spec, where it is, and why; `str()` gives `FILE:LINE: $.path: message`."""
-
-    file: str
-    line: int | None
-    path: str
-    message: str
-
-    def __str__(self) -> str:
-        where = self.file if self.line is None else f"{self.file}:{self.line}"
-        return f"{where}: {self.path}: {self.message}"
-
-
-class SpecError(Exception):
-    """A spec could not be loaded; `problems` lists every reason found, not just the first."""
-
-    def __init__(self, problems: Iterable[Problem]) -> None:
-        self.problems: list[Problem] = list(problems)
-        super().__init__("\n".join(map(str, self.problems)))
 
 
 @dataclass(frozen=True)
@@ -445,8 +426,6 @@ def _check_plugins(view: _View) -> Iterator[tuple[JsonPath, str]]:
     for i, (path, name) in enumerate(named):
         if name in names[:i]:
             yield path, f"plugin {name!r} is listed twice"
-    from scoutlab import plugin_host  # imported here: the host imports pluggy
-
     available = set(plugin_host.available_plugins())
     for path, name in named:
         if name in available:
@@ -701,6 +680,3 @@ def main(argv: list[str] | None = None) -> int:
         print(f"ok: {len(targets)} spec{'s' * (len(targets) != 1)}")
     return 1 if problems else 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())
