@@ -21,6 +21,11 @@ from scoutlab import __version__
 from scoutlab.base.errors import user_errors
 from scoutlab.engine.actions import format_action, parse_action
 from scoutlab.engine.cards import format_card
+from scoutlab.spec.variant import shipped_variants
+from scoutlab.rules import load_rules
+from scoutlab.records.position import load_position, position_from_data
+from scoutlab.text.log import describe_action
+from scoutlab.engine.state import IllegalAction
 
 if TYPE_CHECKING:
     from scoutlab.rules import Rules
@@ -137,7 +142,6 @@ class EngineSession:
 
     def hello(self, request: dict[str, Any]) -> dict[str, Any]:
         """Who is speaking: name, version, protocol version, commands and shipped variants."""
-        from scoutlab.spec.variant import shipped_variants
 
         return {
             "engine": "scoutlab",
@@ -149,7 +153,6 @@ class EngineSession:
 
     def new_game(self, request: dict[str, Any]) -> dict[str, Any]:
         """Deal a new game: `variant` (name or spec path), `players`, `seed`."""
-        from scoutlab.rules import load_rules
 
         variant = _field(request, "variant", str, "official")
         rules = load_rules(variant)
@@ -161,7 +164,6 @@ class EngineSession:
 
     def position(self, request: dict[str, Any]) -> dict[str, Any]:
         """Set up a position (docs/positions.md): `position` is YAML text or the same document as a JSON object."""
-        from scoutlab.records.position import load_position, position_from_data
 
         position = request.get("position")
         if isinstance(position, dict):
@@ -188,7 +190,6 @@ class EngineSession:
 
     def act(self, request: dict[str, Any]) -> dict[str, Any]:
         """Play `action` (notation, or an int action code) for the seat to act."""
-        from scoutlab.text.log import describe_action
 
         state = self._game()
         if state.is_over:
@@ -199,7 +200,6 @@ class EngineSession:
         code = action if isinstance(action, int) else action_code(state.rules, action)
         seat, rounds_ended = state.to_act, len(state.round_ends)
         if code not in state.legal_actions():
-            from scoutlab.engine.state import IllegalAction
 
             raise IllegalAction(state.explain(code))
         detail = describe_action(state, code)

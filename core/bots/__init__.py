@@ -12,6 +12,7 @@ import random
 from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from scoutlab.base.errors import BotError
+from scoutlab.host.manager import bot_factories
 
 if TYPE_CHECKING:
     from scoutlab.rules import Rules
@@ -55,7 +56,6 @@ BUILTIN_BOTS: dict[str, str] = {
 
 def known_bots() -> dict[str, str | BotFactory]:
     """Every bot by name: the built-in ones and those that plugins offer."""
-    from scoutlab.host.manager import bot_factories
 
     bots: dict[str, str | BotFactory] = dict(BUILTIN_BOTS)
     bots.update(bot_factories())

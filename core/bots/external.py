@@ -29,6 +29,8 @@ import weakref
 from typing import TYPE_CHECKING, Any
 
 from scoutlab.bots import BotError
+from scoutlab.protocol import action_code, view_to_json
+from scoutlab.engine.actions import NotationError
 
 if TYPE_CHECKING:
     from scoutlab.rules import Rules
@@ -78,8 +80,6 @@ class ExternalBot:
         return view.legal[self.rng.randrange(len(view.legal))]
 
     def _ask(self, view: "View") -> int:
-        from scoutlab.protocol import action_code, view_to_json
-        from scoutlab.engine.actions import NotationError
 
         if self._program is None:
             self._program = _Program(self.argv)

@@ -16,6 +16,7 @@ help = "compare variants metric by metric on the same deals, with corrected sign
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    # imported when the command runs, not when the parser is built: `scoutlab --help` stays fast
     from scoutlab.sim.cli import add_run_arguments
 
     parser.add_argument("variants", nargs="+", metavar="VARIANT",
@@ -24,6 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # imported when the command runs, not when the parser is built: `scoutlab --help` stays fast
     from scoutlab.sim.cli import parse_spec, run_command
 
     if len(args.variants) < 2:

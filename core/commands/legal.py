@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import argparse
 import copy
+from scoutlab.engine.cards import format_hand
+from scoutlab.text.log import seat_name
+from scoutlab.text.log import describe_action
 
 help = "list the legal actions of a position file, or say why one action is illegal"
 
@@ -19,6 +22,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # imported when the command runs, not when the parser is built: `scoutlab --help` stays fast
     from scoutlab.engine.actions import parse_action
     from scoutlab.records.position import load_position
 
@@ -37,8 +41,6 @@ def run(args: argparse.Namespace) -> int:
 
 def header(state) -> list[str]:
     """Who is to act, in which round, with which hand, against which active set."""
-    from scoutlab.engine.cards import format_hand
-    from scoutlab.text.log import seat_name
 
     seat = state.to_act
     owner = f" (shown by {seat_name(state.active_owner)})" if state.active else ""
@@ -84,7 +86,6 @@ def _why_none(state, kind: str) -> str:
 
 def effect_line(state, code: int, width: int = 0) -> str:
     """`show 2-3  [2/5 3/6]  captures 2` and the like: the action, what it moves and what follows."""
-    from scoutlab.text.log import describe_action
 
     text = state.format(code)
     moved = describe_action(state, code)[len(text):].strip()
@@ -103,8 +104,6 @@ def preview(state, code: int):
 
 def consequences(before, after) -> list[str]:
     """What changed, in the game's words: captures, chips, whose turn, the round's end."""
-    from scoutlab.engine.cards import format_hand
-    from scoutlab.text.log import seat_name
 
     seat = before.to_act
     if before.phase == "flip":

@@ -23,6 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # imported when the command runs, not when the parser is built: `scoutlab --help` stays fast
     from scoutlab.bots import make_bot, split_bots
     from scoutlab.match import bot_seed
     from scoutlab.play.terminal import TerminalGame, default_opponent

@@ -21,6 +21,7 @@ def run(args: argparse.Namespace) -> int:
         from scoutlab.web.app import create_app
     except ImportError as exc:
         raise ValueError(f"the browser game needs the web extra ({exc.name} is missing): pip install 'scoutlab[web]'") from None
+    # imported when the command runs, not when the parser is built: `scoutlab --help` stays fast
     from scoutlab.web.store import StoreError
 
     try:

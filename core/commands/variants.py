@@ -12,6 +12,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # imported when the command runs, not when the parser is built: `scoutlab --help` stays fast
     from scoutlab.spec.variant import shipped_variants
 
     variants = shipped_variants()

@@ -17,6 +17,7 @@ from scoutlab.engine.explain import why_illegal
 from scoutlab.text.i18n import gettext_for
 from scoutlab.text.log import describe_action
 from scoutlab.play import screen
+from scoutlab.bots import known_bots
 
 if TYPE_CHECKING:
     from scoutlab.bots import Bot
@@ -28,7 +29,6 @@ PREFERRED_BOTS = ("heuristic", "greedy", "random")
 
 def default_opponent() -> str:
     """The strongest bot available: heuristic, else greedy, else random."""
-    from scoutlab.bots import known_bots
 
     known = known_bots()
     return next(name for name in PREFERRED_BOTS if name in known)

@@ -31,6 +31,14 @@ from scoutlab import __version__
 from scoutlab.engine.actions import NotationError, parse_action
 from scoutlab.engine.cards import format_hand
 from scoutlab.spec.source import render_path
+from scoutlab.spec.variant import SpecError
+from scoutlab.rules import Rules
+from scoutlab.spec.variant import load_spec_text
+from scoutlab.engine.state import IllegalAction
+from scoutlab.rules import load_rules
+from scoutlab.spec.variant import shipped_variants
+from scoutlab.text.log import game_log, replay_steps
+from scoutlab.match import make_bots, play_game
 
 if TYPE_CHECKING:
     from scoutlab.rules import Rules
@@ -188,7 +196,6 @@ def _listing(problems: list[str]) -> str:
 
 def rules_from_record(record: dict[str, Any], source: str = "<record>") -> "Rules":
     """Compile the record's embedded variant; a variant this scoutlab cannot play raises RecordError."""
-    from scoutlab.spec.variant import SpecError
 
     try:
         return _compiled(json.dumps(record["variant"], sort_keys=True))
@@ -201,8 +208,6 @@ def rules_from_record(record: dict[str, Any], source: str = "<record>") -> "Rule
 def _compiled(variant_json: str) -> "Rules":
     import yaml
 
-    from scoutlab.rules import Rules
-    from scoutlab.spec.variant import load_spec_text
 
     return Rules(load_spec_text(yaml.safe_dump(json.loads(variant_json)), filename="variant"))
 
@@ -267,7 +272,6 @@ def _deal_divergence(state: "GameState", deal: list[list[str]], at: str, index: 
 
 
 def _actions_divergence(state: "GameState", actions: list[dict[str, Any]], at: str, index: int) -> Divergence | None:
-    from scoutlab.engine.state import IllegalAction
 
     for k, recorded in enumerate(actions):
         where = f"{at}.actions[{k}]"
@@ -341,8 +345,6 @@ PLAYTHROUGH_ROW = 20  # legal-action counts per line
 
 def playthrough_targets() -> list[tuple[str, int]]:
     """(variant, players) for every shipped variant and each player count it allows."""
-    from scoutlab.rules import load_rules
-    from scoutlab.spec.variant import shipped_variants
 
     return [(name, n) for name, _ in shipped_variants() for n in load_rules(name).players]
 
@@ -357,9 +359,6 @@ def playthrough(variant: str, players: int, seed: int = PLAYTHROUGH_SEED) -> str
     The counts are the perft of this project: a rule change that alters what is legal
     shows up here even where the random bots happen to choose the same moves.
     """
-    from scoutlab.text.log import game_log, replay_steps
-    from scoutlab.match import make_bots, play_game
-    from scoutlab.rules import load_rules
 
     rules = load_rules(variant)
     bots = make_bots(["random"], rules, players, seed)

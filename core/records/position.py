@@ -27,6 +27,7 @@ from scoutlab.spec import source as yamlsrc
 from scoutlab.engine.cards import format_hand, identity, parse_card, top
 from scoutlab.spec.variant import Problem, SpecError
 from scoutlab.spec.source import JsonPath, render_path
+from scoutlab.rules import load_rules
 
 if TYPE_CHECKING:
     from scoutlab.rules import Rules
@@ -237,7 +238,6 @@ def _with_defaults(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def _load_variant(name: str, where: _Where, base_dir: str | None) -> "Rules":
-    from scoutlab.rules import load_rules
 
     target = name
     if base_dir is not None and ("/" in name or name.endswith((".yaml", ".yml"))) and not os.path.isabs(name):

@@ -13,6 +13,9 @@ from typing import Iterator
 
 from scoutlab.sim import ADVANTAGE_CAP
 from scoutlab.sim.results import Report
+from scoutlab.sim.table import print_report
+from scoutlab.sim import run
+from scoutlab.bots import split_bots
 
 
 def add_run_arguments(parser: argparse.ArgumentParser, games: int) -> None:
@@ -39,13 +42,11 @@ def add_run_arguments(parser: argparse.ArgumentParser, games: int) -> None:
 
 def run_command(command: str, specs: list[tuple[str, int | None]], args: argparse.Namespace) -> int:
     """Run, then print and write what the options ask for; 130 when Ctrl-C cut the run short."""
-    from scoutlab.sim import run
 
     if args.json == "-" and args.csv == "-":
         raise ValueError("--json - and --csv - would both write to standard output; give one a file")
     require_extras(["rich", "numpy"] + (["matplotlib"] if args.plots or args.report else []))
     check_outputs(args)  # before the run, so a typo in a path does not cost the run
-    from scoutlab.bots import split_bots
 
     strong = None if args.strong.lower() in ("none", "") else args.strong
     with progress_bar() as progress:
@@ -61,8 +62,6 @@ def write_outputs(report: Report, args: argparse.Namespace) -> None:
     if machine_stdout:
         print(report.describe(), file=sys.stderr)
     else:
-        from scoutlab.sim.table import print_report
-
         print_report(report)
     if args.json:
         text = json.dumps(report.to_dict(), indent=2, allow_nan=False)
@@ -71,6 +70,7 @@ def write_outputs(report: Report, args: argparse.Namespace) -> None:
         _write_csv(args.csv, report.csv_rows())
     written = []
     if args.plots or args.report:
+        # imported only when charts or a report are asked for: matplotlib alone takes about half a second
         from scoutlab.sim.charts import render_charts, save_charts
         from scoutlab.sim.report import write_report
 

@@ -22,6 +22,7 @@ from scoutlab.rules import Rules
 from scoutlab.sim.observe import advantage, end_reasons, histograms, observe, peaks
 from scoutlab.sim.tally import PairTally, Tally
 from scoutlab.sim.trace import Lineup, play_traced
+from scoutlab.spec.variant import load_spec_text
 
 MASK64 = (1 << 64) - 1
 BASELINE_BOT = "random"  # the strong bot's opponents when measuring strategy advantage
@@ -95,7 +96,6 @@ _setups: dict[tuple, _Setup] = {}  # per worker process
 def _setup(e: Entrant, strong: str | None) -> _Setup:
     key = (e.doc, e.players, e.bots, strong)
     if key not in _setups:
-        from scoutlab.spec.variant import load_spec_text
 
         rules = Rules(load_spec_text(e.doc, filename=e.label))
         strong_lineups = []

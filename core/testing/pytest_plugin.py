@@ -18,6 +18,7 @@ import pytest
 @pytest.fixture
 def scoutlab_install_plugin() -> Iterator[Callable[[str, object], object]]:
     """`install(name, plugin)`: the plugin is found under `name` as if installed, until the test ends."""
+    # imported when a fixture is used: every pytest run where scoutlab is installed loads this plugin
     from scoutlab.testing.plugins import installed_plugin
 
     with ExitStack() as stack:
@@ -27,6 +28,7 @@ def scoutlab_install_plugin() -> Iterator[Callable[[str, object], object]]:
 @pytest.fixture
 def scoutlab_rules() -> Callable:
     """`rules_with(base, plugins, **spec_changes)`: compiled rules of a spec extending `base`."""
+    # imported when a fixture is used: every pytest run where scoutlab is installed loads this plugin
     from scoutlab.testing.plugins import rules_with
 
     return rules_with
@@ -35,6 +37,7 @@ def scoutlab_rules() -> Callable:
 @pytest.fixture
 def scoutlab_position() -> Callable:
     """`load_position(path_or_text)`: a GameState set up from a position (docs/positions.md)."""
+    # imported when a fixture is used: every pytest run where scoutlab is installed loads this plugin
     from scoutlab.records.position import load_position
 
     return load_position
