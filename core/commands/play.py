@@ -28,7 +28,6 @@ def run(args: argparse.Namespace) -> int:
     from scoutlab.match import bot_seed
     from scoutlab.play.terminal import TerminalGame, default_opponent
     from scoutlab.rules import load_rules
-
     from scoutlab.text.i18n import LANGUAGES, normalize
 
     if args.lang and normalize(args.lang) != args.lang.lower().replace("_", "-").split("-")[0]:
