@@ -14,22 +14,23 @@ import contextlib
 import difflib
 import json
 import sys
+from collections.abc import Callable
 from dataclasses import asdict
-from typing import TYPE_CHECKING, Any, Callable, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from scoutlab import __version__
 from scoutlab.base.errors import user_errors
 from scoutlab.engine.actions import format_action, parse_action
 from scoutlab.engine.cards import format_card
-from scoutlab.spec.variant import shipped_variants
-from scoutlab.rules import load_rules
-from scoutlab.records.position import load_position, position_from_data
-from scoutlab.text.log import describe_action
 from scoutlab.engine.state import IllegalAction
+from scoutlab.records.position import load_position, position_from_data
+from scoutlab.rules import load_rules
+from scoutlab.spec.variant import shipped_variants
+from scoutlab.text.log import describe_action
 
 if TYPE_CHECKING:
-    from scoutlab.rules import Rules
     from scoutlab.engine.state import GameState, RoundEnd, View
+    from scoutlab.rules import Rules
 
 PROTOCOL_VERSION = 1
 
@@ -46,12 +47,12 @@ def cards_json(cards) -> list[str]:
     return [format_card(c) for c in cards]
 
 
-def round_end_json(end: "RoundEnd") -> dict[str, Any]:
+def round_end_json(end: RoundEnd) -> dict[str, Any]:
     """A finished round: why it ended, the seat spared the hand penalty, and each seat's score."""
     return {key: list(value) if isinstance(value, tuple) else value for key, value in asdict(end).items()}
 
 
-def view_to_json(view: "View", rules: "Rules") -> dict[str, Any]:
+def view_to_json(view: View, rules: Rules) -> dict[str, Any]:
     """Everything one seat may know (RULES.md 10.9), as JSON: cards and actions in notation, seats from 0."""
     decode = rules.codec.decode
     return {
@@ -81,7 +82,7 @@ def view_to_json(view: "View", rules: "Rules") -> dict[str, Any]:
     }
 
 
-def action_code(rules: "Rules", text: str) -> int:
+def action_code(rules: Rules, text: str) -> int:
     """The code of an action written in notation; NotationError if no hand of this variant could hold it."""
     return rules.codec.encode(parse_action(text))
 
@@ -216,7 +217,7 @@ class EngineSession:
 
     # -- helpers -------------------------------------------------------------------------
 
-    def _game(self) -> "GameState":
+    def _game(self) -> GameState:
         if self.state is None:
             raise ProtocolError("no game yet: send new_game first")
         return self.state

@@ -9,7 +9,8 @@ hooks (results cached, since those hooks are pure).
 from __future__ import annotations
 
 import difflib
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from scoutlab.base.errors import HookError, PluginError, SpecError
 from scoutlab.base.values import EndCondition, RoundEnd, ShowInfo
@@ -28,7 +29,7 @@ from scoutlab.spec.variant import Spec, load_spec
 class Rules:
     """A spec compiled for play. Read-only after construction; one Rules serves many games."""
 
-    def __init__(self, spec: "Spec"):
+    def __init__(self, spec: Spec):
         doc = spec.doc
         self.spec = spec
         self.name: str = doc["name"]
@@ -234,7 +235,7 @@ class Rules:
         return self.show_node(tuple(c >> SHIFT for c in cards))
 
 
-def _observer(impl) -> tuple[str, Callable[[Event, "GameState"], Any]]:
+def _observer(impl) -> tuple[str, Callable[[Event, GameState], Any]]:
     """An observer hook implementation as (plugin name, plain function of (event, state)).
 
     Unwrapped from hookguard's checks, which GameState._observe makes itself, for less overhead.

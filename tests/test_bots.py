@@ -8,9 +8,9 @@ import statistics
 
 import pytest
 
-from scoutlab.engine.actions import FLIP, KEEP
 from scoutlab.bots import BotError, make_bot
 from scoutlab.bots.determinize import Knowledge, Sampler
+from scoutlab.engine.actions import FLIP, KEEP
 from scoutlab.engine.cards import card, flipped, identity, parse_hand
 from scoutlab.match import make_bots, play_game
 from scoutlab.rules import load_rules

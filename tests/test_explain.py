@@ -7,12 +7,12 @@ import random
 
 import pytest
 
-from scoutlab.engine.actions import Flip, Scout, ScoutShow, Show
 from scoutlab.bots import make_bot
+from scoutlab.engine.actions import Flip, Scout, ScoutShow, Show
 from scoutlab.engine.explain import describe_show, reason, why_illegal
-from scoutlab.text.i18n import LANGUAGES, gettext_for
 from scoutlab.play.terminal import TerminalGame
 from scoutlab.rules import load_rules
+from scoutlab.text.i18n import LANGUAGES, gettext_for
 
 TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
 

@@ -27,7 +27,7 @@ def plain(text: str) -> str:
     return ANSI.sub("", text).replace("\r", "")
 
 
-def spawn(*args: str) -> "pexpect.spawn":
+def spawn(*args: str) -> pexpect.spawn:
     env = {**os.environ, "TERM": "xterm", "LANG": "C.UTF-8"}
     for name in ("NO_COLOR", "LC_ALL", "LC_MESSAGES"):
         env.pop(name, None)
@@ -35,7 +35,7 @@ def spawn(*args: str) -> "pexpect.spawn":
                          encoding="utf-8", timeout=30, dimensions=(50, 160))
 
 
-def first_listed_move(child: "pexpect.spawn", prompt: str) -> str:
+def first_listed_move(child: pexpect.spawn, prompt: str) -> str:
     """Ask for every legal move and take the first one listed."""
     child.sendline("hint all")
     child.expect(prompt)

@@ -12,7 +12,14 @@ import pytest
 
 from scoutlab import cli
 from scoutlab.engine.cards import format_hand, identity
-from scoutlab.records.position import POSITION_SCHEMA_ID, PositionError, dump_position, load_position, position_from_data, position_schema
+from scoutlab.records.position import (
+    POSITION_SCHEMA_ID,
+    PositionError,
+    dump_position,
+    load_position,
+    position_from_data,
+    position_schema,
+)
 from scoutlab.rules import load_rules
 from scoutlab.spec.variant import load_spec
 

@@ -11,8 +11,8 @@ import pytest
 import yaml
 
 from scoutlab import __version__
-from scoutlab.engine.cards import format_hand
 from scoutlab.cli import main
+from scoutlab.engine.cards import format_hand
 from scoutlab.match import make_bots, play_game
 from scoutlab.records.game import (
     RECORD_SCHEMA_ID,

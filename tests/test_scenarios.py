@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from scoutlab.rules import load_rules
 from scoutlab.engine.state import View
+from scoutlab.rules import load_rules
 from scoutlab.testing.scenarios import check_deal, load_scenario_file, run_case
 
 SCENARIOS = Path(__file__).resolve().parent / "scenarios"

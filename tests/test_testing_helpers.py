@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import textwrap
 
 import pytest
@@ -17,7 +18,7 @@ class TwoStepRuns:
 
     @hookimpl
     def scoutlab_classify_show(self, values):
-        steps = {b - a for a, b in zip(values, values[1:])}
+        steps = {b - a for a, b in itertools.pairwise(values)}
         return "run" if len(steps) == 1 and steps <= {2, -2} else None
 
 

@@ -17,7 +17,6 @@ import re
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from web_helpers import client_for, new_match, server_match
 
 from scoutlab.engine.actions import ScoutShow, Show

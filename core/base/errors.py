@@ -7,7 +7,8 @@ the engine protocol report in one line instead of a traceback.
 
 from __future__ import annotations
 
-from typing import Iterable, NamedTuple
+from collections.abc import Iterable
+from typing import NamedTuple
 
 
 class IllegalAction(ValueError):
@@ -33,7 +34,7 @@ class HookError(PluginError):
         self.problem = problem  # "raised ZeroDivisionError: ..." or "returned 'x'; expected ..."
         self.where: str | None = None  # the position, filled in by the engine
 
-    def locate(self, where: str) -> "HookError":
+    def locate(self, where: str) -> HookError:
         """Say where in a game this happened; the outermost caller knows best, so it wins."""
         self.where = where
         return self

@@ -7,7 +7,7 @@ client can share them without importing each other.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, NamedTuple
+from typing import NamedTuple
 
 
 @dataclass(frozen=True)

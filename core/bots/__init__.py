@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import difflib
 import random
-from typing import TYPE_CHECKING, Any, Callable, Protocol
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
 
 from scoutlab.base.errors import BotError
 from scoutlab.host.manager import bot_factories
 
 if TYPE_CHECKING:
-    from scoutlab.rules import Rules
     from scoutlab.engine.state import View
+    from scoutlab.rules import Rules
 
 
 class Bot(Protocol):
@@ -24,7 +25,7 @@ class Bot(Protocol):
 
     name: str
 
-    def act(self, view: "View") -> int: ...
+    def act(self, view: View) -> int: ...
 
 
 BotFactory = Callable[["Rules", random.Random, dict[str, Any]], Bot]
@@ -35,12 +36,12 @@ class RandomBot:
 
     name = "random"
 
-    def __init__(self, rules: "Rules", rng: random.Random, options: dict[str, Any]):
+    def __init__(self, rules: Rules, rng: random.Random, options: dict[str, Any]):
         if options:
             raise BotError(f"bot 'random' takes no options, got {sorted(options)}")
         self.rng = rng
 
-    def act(self, view: "View") -> int:
+    def act(self, view: View) -> int:
         return view.legal[self.rng.randrange(len(view.legal))]
 
 
@@ -109,7 +110,7 @@ def _option_value(text: str) -> Any:
     return {"true": True, "false": False}.get(text.lower(), text)
 
 
-def make_bot(text: str, rules: "Rules", seed: int) -> Bot:
+def make_bot(text: str, rules: Rules, seed: int) -> Bot:
     """Build a bot from its command-line name, with its own random stream."""
     factory, options = bot_factory(text)
     return factory(rules, random.Random(seed), options)

@@ -15,8 +15,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     # imported when the command runs, not when the parser is built: `scoutlab --help` stays fast
-    from scoutlab.spec.variant import load_spec
     from scoutlab.spec.diff import diff_specs, to_json
+    from scoutlab.spec.variant import load_spec
 
     a, b = load_spec(args.a), load_spec(args.b)
     differences = diff_specs(a, b)

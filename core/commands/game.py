@@ -19,10 +19,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     # imported when the command runs, not when the parser is built: `scoutlab --help` stays fast
     from scoutlab.bots import split_bots
-    from scoutlab.text.log import game_log
     from scoutlab.match import make_bots, play_game
     from scoutlab.records.game import game_record, save_record
     from scoutlab.rules import load_rules
+    from scoutlab.text.log import game_log
 
     rules = load_rules(args.variant)
     players = args.players or rules.players[0]

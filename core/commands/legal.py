@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import argparse
 import copy
+
 from scoutlab.engine.cards import format_hand
-from scoutlab.text.log import seat_name
-from scoutlab.text.log import describe_action
+from scoutlab.text.log import describe_action, seat_name
 
 help = "list the legal actions of a position file, or say why one action is illegal"
 

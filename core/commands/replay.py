@@ -15,8 +15,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     # imported when the command runs, not when the parser is built: `scoutlab --help` stays fast
-    from scoutlab.text.log import game_log
     from scoutlab.records.game import load_record, replay_record
+    from scoutlab.text.log import game_log
 
     record = load_record(args.record)
     result = replay_record(record, args.record)

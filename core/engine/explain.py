@@ -9,7 +9,8 @@ sentences are the message ids of the catalogs (core/text/locale, see docs/i18n.m
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from scoutlab.engine.actions import RIGHT, Flip, Scout, ScoutShow, Show, format_action
 from scoutlab.engine.cards import flipped, top
@@ -23,8 +24,8 @@ def english(message: str, **values: object) -> str:
 
 
 if TYPE_CHECKING:
-    from scoutlab.rules import Rules
     from scoutlab.engine.state import GameState, RoundEnd
+    from scoutlab.rules import Rules
 
 
 def describe_show(values: Sequence[int], kind: str | None, _: Gettext | None = None) -> str:
@@ -41,7 +42,7 @@ def describe_show(values: Sequence[int], kind: str | None, _: Gettext | None = N
     return f"{kind} {numbers}" if kind else numbers  # a kind only a plugin knows goes by the plugin's own word
 
 
-def end_reason(end: "RoundEnd", rules: "Rules", _: Gettext | None = None) -> str:
+def end_reason(end: RoundEnd, rules: Rules, _: Gettext | None = None) -> str:
     """Why a round ended, in the words of the seeds where they have them."""
     _ = _ or english
     known = {
@@ -57,19 +58,19 @@ def end_reason(end: "RoundEnd", rules: "Rules", _: Gettext | None = None) -> str
     return next((c.description for name, c in rules.end_conditions if name == end.reason), end.reason)
 
 
-def why_illegal(state: "GameState", code: int, _: Gettext | None = None) -> str:
+def why_illegal(state: GameState, code: int, _: Gettext | None = None) -> str:
     """Why the seat to act may not play `code`, the move quoted in front: what `state.explain` says."""
     move, sentence = _refusal(state, code, _ or english)
     return f"{move!r}: {sentence}" if move else sentence
 
 
-def reason(state: "GameState", code: int, _: Gettext | None = None) -> str:
+def reason(state: GameState, code: int, _: Gettext | None = None) -> str:
     """The rule `code` breaks as a sentence of its own, without the move in front: `A single 9 is ...`."""
     _move, sentence = _refusal(state, code, _ or english)
     return sentence[:1].upper() + sentence[1:] + "."
 
 
-def _refusal(state: "GameState", code: int, _: Gettext) -> tuple[str | None, str]:
+def _refusal(state: GameState, code: int, _: Gettext) -> tuple[str | None, str]:
     """(the move in notation, the rule it breaks); no move where the sentence names it itself or needs none."""
     if state.is_over:
         return None, _("the game is over")
@@ -93,7 +94,7 @@ def _refusal(state: "GameState", code: int, _: Gettext) -> tuple[str | None, str
     return (move, sentence) if sentence else (None, _("{move} is not legal here", move=repr(move)))
 
 
-def _why_scout_and_show(state: "GameState", seat: int, hand: list[int], active: list[int],
+def _why_scout_and_show(state: GameState, seat: int, hand: list[int], active: list[int],
                         action: Scout | ScoutShow, _: Gettext) -> str | None:
     scout = action.scout if isinstance(action, ScoutShow) else action
     sentence = _why_scout(state, seat, hand, scout, _)
@@ -112,7 +113,7 @@ def _why_scout_and_show(state: "GameState", seat: int, hand: list[int], active: 
     return _why_show(state, hand, action.show, active, True, _)
 
 
-def _why_scout(state: "GameState", seat: int, hand: list[int], scout: Scout, _: Gettext) -> str | None:
+def _why_scout(state: GameState, seat: int, hand: list[int], scout: Scout, _: Gettext) -> str | None:
     if not state.active:
         return _("there is no active set to scout from")
     if state.active_owner == seat:
@@ -126,7 +127,7 @@ def _why_scout(state: "GameState", seat: int, hand: list[int], scout: Scout, _: 
     return None
 
 
-def _why_show(state: "GameState", hand: list[int], show: Show, active: list[int], after_scout: bool,
+def _why_show(state: GameState, hand: list[int], show: Show, active: list[int], after_scout: bool,
               _: Gettext) -> str | None:
     if show.start + show.length > len(hand):
         if after_scout:

@@ -7,7 +7,7 @@ what could the hooks be asked) and walks the trie of hook answers when plugins d
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from scoutlab.engine.legal import run_key, set_key
 
@@ -65,7 +65,7 @@ class ShowNode:
     one dict lookup per card instead of building a tuple and calling a hook.
     """
 
-    __slots__ = ("values", "kind", "children", "verdicts")
+    __slots__ = ("children", "kind", "values", "verdicts")
 
     def __init__(self, values: tuple[int, ...], kind: str | None):
         self.values = values

@@ -11,11 +11,11 @@ import random
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from scoutlab.base.errors import HookError, IllegalAction
+from scoutlab.base.values import RoundEnd, View
 from scoutlab.engine.actions import FLIP, KEEP, SHOW_BASE, format_action, parse_action
 from scoutlab.engine.cards import MASK, SHIFT, flipped, format_hand
 from scoutlab.engine.events import Event, action_event, game_event
-from scoutlab.base.errors import HookError, IllegalAction
-from scoutlab.base.values import RoundEnd, View
 from scoutlab.engine.explain import why_illegal
 from scoutlab.engine.native import legal
 
@@ -30,7 +30,7 @@ NO_LEGAL_ACTION = "no_legal_action"
 class GameState:
     """One game of a compiled variant for a number of players, from a seed."""
 
-    def __init__(self, rules: "Rules", players: int, seed: int):
+    def __init__(self, rules: Rules, players: int, seed: int):
         if players not in rules.players:
             allowed = ", ".join(map(str, rules.players))
             raise ValueError(f"variant {rules.name!r} is for {allowed} players, not {players}")
@@ -434,4 +434,4 @@ class GameState:
         )
 
 
-__all__ = ["FLIPPING", "PLAYING", "OVER", "GameState", "IllegalAction", "RoundEnd", "View"]
+__all__ = ["FLIPPING", "OVER", "PLAYING", "GameState", "IllegalAction", "RoundEnd", "View"]

@@ -9,7 +9,8 @@ through `GameState.legal_actions` or `GameState.apply`, and puts the state back 
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pluggy
 

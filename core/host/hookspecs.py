@@ -6,7 +6,7 @@ comparison results are cached by their arguments, so implementations must be pur
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 import pluggy
 
@@ -43,7 +43,7 @@ def scoutlab_show_beats(show: ShowInfo, active: ShowInfo) -> bool | None:
 
 
 @hookspec
-def scoutlab_end_conditions() -> dict[str, "EndCondition"]:
+def scoutlab_end_conditions() -> dict[str, EndCondition]:
     """Offer named round-end conditions; a spec puts them in force by listing their names.
 
     Called once per compiled spec. Each condition is checked after every action of a round.
@@ -51,7 +51,7 @@ def scoutlab_end_conditions() -> dict[str, "EndCondition"]:
 
 
 @hookspec
-def scoutlab_score_round(state: "GameState", end: "RoundEnd") -> list[int] | None:
+def scoutlab_score_round(state: GameState, end: RoundEnd) -> list[int] | None:
     """Return points to add to each seat's round score (one int per seat), or None.
 
     Called once when a round ends, after the spec's own scoring; every plugin's
@@ -60,7 +60,7 @@ def scoutlab_score_round(state: "GameState", end: "RoundEnd") -> list[int] | Non
 
 
 @hookspec
-def scoutlab_game_event(event: "Event", state: "GameState") -> None:
+def scoutlab_game_event(event: Event, state: GameState) -> None:
     """Observe the game: called after every action, round end and game end. Return nothing.
 
     Called only when some plugin implements it, so observers cost nothing otherwise.

@@ -9,20 +9,21 @@ says them, and every refusal says why (`scoutlab.explain.why_illegal`, in the pl
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Callable, Sequence, TextIO
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, TextIO
 
+from scoutlab.bots import known_bots
 from scoutlab.engine.actions import NotationError
-from scoutlab.protocol import action_code
 from scoutlab.engine.explain import why_illegal
+from scoutlab.play import screen
+from scoutlab.protocol import action_code
 from scoutlab.text.i18n import gettext_for
 from scoutlab.text.log import describe_action
-from scoutlab.play import screen
-from scoutlab.bots import known_bots
 
 if TYPE_CHECKING:
     from scoutlab.bots import Bot
-    from scoutlab.rules import Rules
     from scoutlab.engine.state import GameState
+    from scoutlab.rules import Rules
 
 PREFERRED_BOTS = ("heuristic", "greedy", "random")
 
@@ -48,10 +49,10 @@ class TerminalGame:
 
     def __init__(
         self,
-        rules: "Rules",
-        state: "GameState",
+        rules: Rules,
+        state: GameState,
         seat: int,
-        bots: Sequence["Bot | None"],
+        bots: Sequence[Bot | None],
         ask: Callable[[str], str],
         out: TextIO,
         color: bool = False,

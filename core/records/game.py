@@ -20,29 +20,27 @@ import functools
 import json
 import os
 import sys
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import jsonschema
 
 from scoutlab import __version__
 from scoutlab.engine.actions import NotationError, parse_action
 from scoutlab.engine.cards import format_hand
-from scoutlab.spec.source import render_path
-from scoutlab.spec.variant import SpecError
-from scoutlab.rules import Rules
-from scoutlab.spec.variant import load_spec_text
 from scoutlab.engine.state import IllegalAction
-from scoutlab.rules import load_rules
-from scoutlab.spec.variant import shipped_variants
-from scoutlab.text.log import game_log, replay_steps
 from scoutlab.match import make_bots, play_game
+from scoutlab.rules import Rules, load_rules
+from scoutlab.spec.source import render_path
+from scoutlab.spec.variant import SpecError, load_spec_text, shipped_variants
+from scoutlab.text.log import game_log, replay_steps
 
 if TYPE_CHECKING:
-    from scoutlab.rules import Rules
     from scoutlab.engine.state import GameState, RoundEnd
+    from scoutlab.rules import Rules
 
 RECORD_VERSION = 1
 RECORD_SCHEMA_ID = f"https://scoutlab.dev/schemas/record/{RECORD_VERSION}.json"
@@ -70,7 +68,7 @@ class Divergence:
 class ReplayResult:
     """The replayed game (up to the divergence, if any) and the first divergence, or None."""
 
-    state: "GameState"
+    state: GameState
     divergence: Divergence | None
 
     @property
@@ -81,7 +79,7 @@ class ReplayResult:
 # --------------------------------------------------------------------------- writing
 
 
-def game_record(state: "GameState", bot_names: Sequence[str] = ()) -> dict[str, Any]:
+def game_record(state: GameState, bot_names: Sequence[str] = ()) -> dict[str, Any]:
     """The record of a finished game; `bot_names` says who played each seat (may be empty)."""
     if not state.is_over:
         raise ValueError(f"only a finished game has a record; this one is in round {state.round + 1} of {state.rounds}")
@@ -110,7 +108,7 @@ def game_record(state: "GameState", bot_names: Sequence[str] = ()) -> dict[str, 
     }
 
 
-def _end_fields(end: "RoundEnd") -> dict[str, Any]:
+def _end_fields(end: RoundEnd) -> dict[str, Any]:
     fields = {name: getattr(end, name) for name in END_FIELDS}
     return {name: list(value) if isinstance(value, tuple) else value for name, value in fields.items()}
 
@@ -194,7 +192,7 @@ def _listing(problems: list[str]) -> str:
 # --------------------------------------------------------------------------- replaying
 
 
-def rules_from_record(record: dict[str, Any], source: str = "<record>") -> "Rules":
+def rules_from_record(record: dict[str, Any], source: str = "<record>") -> Rules:
     """Compile the record's embedded variant; a variant this scoutlab cannot play raises RecordError."""
 
     try:
@@ -205,7 +203,7 @@ def rules_from_record(record: dict[str, Any], source: str = "<record>") -> "Rule
 
 
 @functools.lru_cache(maxsize=16)  # Rules are read-only, so games of one variant share them
-def _compiled(variant_json: str) -> "Rules":
+def _compiled(variant_json: str) -> Rules:
     import yaml
 
 
@@ -228,7 +226,7 @@ def replay_record(record: dict[str, Any], source: str = "<record>") -> ReplayRes
     return ReplayResult(state, _first_divergence(state, record))
 
 
-def _first_divergence(state: "GameState", record: dict[str, Any]) -> Divergence | None:
+def _first_divergence(state: GameState, record: dict[str, Any]) -> Divergence | None:
     """Play the record's actions into `state`, stopping at the first difference."""
     for index, recorded in enumerate(record["rounds"]):
         at = f"$.rounds[{index}]"
@@ -253,7 +251,7 @@ def _first_divergence(state: "GameState", record: dict[str, Any]) -> Divergence 
     return None
 
 
-def _deal_divergence(state: "GameState", deal: list[list[str]], at: str, index: int) -> Divergence | None:
+def _deal_divergence(state: GameState, deal: list[list[str]], at: str, index: int) -> Divergence | None:
     dealt = state.deals[index]
     if len(deal) != len(dealt):
         return Divergence(f"{at}.deal", f"round {index + 1}: the record deals {len(deal)} hands, but there are {len(dealt)} seats")
@@ -271,7 +269,7 @@ def _deal_divergence(state: "GameState", deal: list[list[str]], at: str, index: 
     return None
 
 
-def _actions_divergence(state: "GameState", actions: list[dict[str, Any]], at: str, index: int) -> Divergence | None:
+def _actions_divergence(state: GameState, actions: list[dict[str, Any]], at: str, index: int) -> Divergence | None:
 
     for k, recorded in enumerate(actions):
         where = f"{at}.actions[{k}]"
@@ -316,7 +314,7 @@ END_LABELS = {
 }
 
 
-def _end_divergence(end: "RoundEnd", recorded: dict[str, Any], at: str, index: int) -> Divergence | None:
+def _end_divergence(end: RoundEnd, recorded: dict[str, Any], at: str, index: int) -> Divergence | None:
     replayed = _end_fields(end)
     for name in END_FIELDS:
         if recorded[name] != replayed[name]:

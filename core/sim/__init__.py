@@ -15,7 +15,7 @@ report.py render.
 from __future__ import annotations
 
 import math
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from scoutlab.bots import BotError, make_bot
 from scoutlab.rules import Rules, load_rules
@@ -72,7 +72,7 @@ def run(
     if strong == "auto":
         strong = default_strong(rules[0])
     if strong:
-        for e, r in zip(entrants, rules):
+        for _e, r in zip(entrants, rules):
             make_bot(strong, r, 0)  # a bad --strong fails now, not in a worker
     if advantage_games is None:
         advantage_games = min(games // 2, ADVANTAGE_CAP)

@@ -7,15 +7,14 @@ import csv
 import importlib.util
 import json
 import sys
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
-from scoutlab.sim import ADVANTAGE_CAP
+from scoutlab.bots import split_bots
+from scoutlab.sim import ADVANTAGE_CAP, run
 from scoutlab.sim.results import Report
 from scoutlab.sim.table import print_report
-from scoutlab.sim import run
-from scoutlab.bots import split_bots
 
 
 def add_run_arguments(parser: argparse.ArgumentParser, games: int) -> None:
@@ -150,7 +149,7 @@ def _write(path: str, text: str) -> None:
 
 
 def _write_csv(path: str, rows: list[dict]) -> None:
-    out = sys.stdout if path == "-" else open(path, "w", newline="", encoding="utf-8")
+    out = sys.stdout if path == "-" else open(path, "w", newline="", encoding="utf-8")  # noqa: SIM115 (closed below unless stdout)
     try:
         writer = csv.DictWriter(out, fieldnames=list(rows[0]) if rows else ["kind"])
         writer.writeheader()

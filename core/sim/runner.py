@@ -14,9 +14,9 @@ import math
 import signal
 import threading
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Callable, Iterator
 
 from scoutlab.rules import Rules
 from scoutlab.sim.observe import advantage, end_reasons, histograms, observe, peaks

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import fnmatch
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from scoutlab.spec.source import render_path
 
@@ -53,7 +54,7 @@ def diff_docs(a: dict[str, Any], b: dict[str, Any]) -> list[Difference]:
     return found
 
 
-def diff_specs(a: "Spec", b: "Spec") -> list[Difference]:
+def diff_specs(a: Spec, b: Spec) -> list[Difference]:
     """Every rule difference between two loaded specs."""
     return diff_docs(a.doc, b.doc)
 

@@ -17,16 +17,18 @@ Run `python -m scoutlab.spec FILE_OR_NAME...` to check specs from a shell.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import difflib
 import functools
 import json
 import os
 import sys
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from itertools import combinations
-from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple
+from typing import Any
 
 import jsonschema
 import referencing
@@ -328,10 +330,8 @@ def _semantic_findings(doc: dict[str, Any], bad: set[JsonPath]) -> list[tuple[Js
     view = _View(doc, bad)
     findings: list[tuple[JsonPath, str]] = []
     for check in (_check_deck, _check_player_counts, _check_removed_cards, _check_deal_fits, _check_first_seat, _check_plugins):
-        try:
+        with contextlib.suppress(_Unsound):
             findings.extend(check(view))
-        except _Unsound:
-            pass
     return findings
 
 
@@ -580,12 +580,12 @@ def _resolve_chain(top: _Source) -> tuple[list[_Layer], list[Problem], bool]:
         parent = _parent_source(layer.source, extends)
         if isinstance(parent, str):
             return layers, problems + [Problem(*at, parent)], False
-        seen = [l.source.identity for l in layers]
+        seen = [each.source.identity for each in layers]
         if parent.identity in seen:
-            loop = [l.source.label for l in layers[seen.index(parent.identity) :]] + [parent.label]
+            loop = [each.source.label for each in layers[seen.index(parent.identity) :]] + [parent.label]
             return layers, problems + [Problem(*at, "extends cycle: " + " -> ".join(loop))], False
         if len(layers) > MAX_EXTENDS_DEPTH:
-            chain = " -> ".join(l.source.label for l in layers)
+            chain = " -> ".join(each.source.label for each in layers)
             return layers, problems + [Problem(*at, f"extends chain deeper than {MAX_EXTENDS_DEPTH} levels: {chain} -> {parent.label}")], False
         source = parent
 

@@ -3,8 +3,9 @@ and compile a spec that extends a shipped variant and lists it."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
 
 import yaml
 

@@ -9,8 +9,8 @@ Loaded by pytest wherever scoutlab is installed, so it imports nothing heavy unt
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack
-from typing import Callable, Iterator
 
 import pytest
 

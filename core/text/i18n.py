@@ -16,9 +16,10 @@ back to English at run time, and `tests/test_i18n.py` fails so it never ships th
 from __future__ import annotations
 
 import ast
-from functools import lru_cache
+from collections.abc import Callable
+from functools import cache
 from importlib import resources
-from typing import Any, Callable
+from typing import Any
 
 DOMAIN = "scoutlab"
 DEFAULT = "en"
@@ -67,7 +68,7 @@ def from_accept_language(header: str | None) -> str:
     return DEFAULT
 
 
-@lru_cache(maxsize=None)
+@cache
 def catalog(lang: str) -> dict[str, str]:
     """The translations of one language as {English message id: translation}; empty for English."""
     lang = normalize(lang)
@@ -84,7 +85,7 @@ def gettext_for(lang: str | None) -> Gettext:
     return _gettext(normalize(lang))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _gettext(lang: str) -> Gettext:
     messages = catalog(lang)
 

@@ -6,7 +6,7 @@ change shows up as a readable difference.
 
 from __future__ import annotations
 
-from typing import Iterator, Sequence
+from collections.abc import Iterator, Sequence
 
 from scoutlab.engine.actions import Scout, ScoutShow, Show, format_action
 from scoutlab.engine.cards import flipped, format_card, format_hand

@@ -16,12 +16,12 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.concurrency import run_in_threadpool
 
-from scoutlab.engine import explain
-from scoutlab.text import i18n
-from scoutlab.engine.actions import NotationError, parse_action
 from scoutlab.bots import BotError, known_bots
-from scoutlab.spec.variant import SpecError, load_spec, load_spec_text, shipped_variants
+from scoutlab.engine import explain
+from scoutlab.engine.actions import NotationError, parse_action
 from scoutlab.engine.state import IllegalAction
+from scoutlab.spec.variant import SpecError, load_spec, load_spec_text, shipped_variants
+from scoutlab.text import i18n
 from scoutlab.web.matches import Match, Matches, NotYourTurn, default_bot, rules_for
 from scoutlab.web.present import match_json
 from scoutlab.web.rulespage import rules_sections

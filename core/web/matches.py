@@ -15,13 +15,13 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
 
-from scoutlab.engine.actions import ScoutShow, Show, parse_action
 from scoutlab.bots import Bot, known_bots, make_bot
+from scoutlab.engine.actions import ScoutShow, Show, parse_action
 from scoutlab.engine.cards import flipped
+from scoutlab.engine.state import GameState, IllegalAction
 from scoutlab.match import bot_seed
 from scoutlab.rules import Rules
 from scoutlab.spec.variant import Spec, load_spec_text
-from scoutlab.engine.state import GameState, IllegalAction
 from scoutlab.web.store import MatchStore, StoreError
 
 #: The strongest bot available is the default opponent.

@@ -11,8 +11,8 @@ from typing import Any
 
 from scoutlab.engine.cards import bottom, format_card, top
 from scoutlab.engine.explain import describe_show, end_reason
-from scoutlab.text.i18n import Gettext
 from scoutlab.engine.state import RoundEnd, View
+from scoutlab.text.i18n import Gettext
 from scoutlab.web.matches import LogEntry, Match
 
 

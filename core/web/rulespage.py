@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from scoutlab.text.i18n import Gettext
 from scoutlab.rules import Rules
+from scoutlab.text.i18n import Gettext
 from scoutlab.text.summary import MESSAGES, Sentence, Summary, render, summarize
 
 
