@@ -197,7 +197,7 @@ class Rules:
     def _judge(self, show: ShowNode, active: ShowNode) -> bool:
         """Ask the hooks whether `show` beats `active`, once per pair: the active node remembers it."""
         verdict = self.plugins.hook.scoutlab_show_beats(
-            show=ShowInfo(show.values, show.kind), active=ShowInfo(active.values, active.kind or "invalid")
+            show=ShowInfo(show.values, show.kind or "invalid"), active=ShowInfo(active.values, active.kind or "invalid")
         )  # a bool: hookguard checks plugins' answers
         active.verdicts[id(show)] = verdict
         return verdict
@@ -210,7 +210,8 @@ class Rules:
         if not active:
             return True
         if self.builtin_shows:
-            return builtin_key(values) > builtin_key(active)
+            mine, theirs = builtin_key(values), builtin_key(active)
+            return mine is not None and theirs is not None and mine > theirs
         target = self.show_node(active)
         verdict = target.verdicts.get(id(show))
         return self._judge(show, target) if verdict is None else verdict

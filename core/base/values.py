@@ -6,8 +6,9 @@ client can share them without importing each other.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,6 @@ class ShowInfo(NamedTuple):
 class EndCondition(NamedTuple):
     """A round-end condition: `check(state)` runs after each action, with the turn already passed on."""
 
-    check: object  # Callable[[GameState], bool]
+    check: Callable[[Any], bool]  # called with the GameState
     exempts_last_show_owner: bool
     description: str

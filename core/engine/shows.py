@@ -36,7 +36,7 @@ def builtin_show_domain(lowest: int, highest: int) -> tuple[list[tuple[int, ...]
     longest = highest - lowest + 1
     shows: list[tuple[int, ...]] = []
     extensions: list[tuple[int, ...]] = []
-    grow = [(v,) for v in numbers]
+    grow: list[tuple[int, ...]] = [(v,) for v in numbers]
     while grow:
         values = grow.pop()
         if builtin_kind(values) == "invalid":
@@ -95,8 +95,8 @@ def append_general_shows(
             node = child if child is not None else grow(node, tops[j])
             if node.kind is None:
                 break  # every prefix of a show is a show, so nothing longer can be one
-            if verdicts is None:
-                out.append(row + j - i)
+            if active is None or verdicts is None:
+                out.append(row + j - i)  # an empty table: any show will do
                 continue
             verdict = verdicts.get(id(node))
             if verdict is None:

@@ -143,7 +143,7 @@ class GameState:
             beat = rules.strength(self.active[:-1] if end else self.active[1:])
             for flip, value in enumerate((taken >> SHIFT, flipped(taken) >> SHIFT)):
                 for gap in range(len(tops) + 1):
-                    base = codec.sns_base + codec.scout_index(end, flip, gap) * codec.sns_stride
+                    base = codec.sns_base + codec.scout_index(end, bool(flip), gap) * codec.sns_stride
                     before = len(out)
                     rules.append_shows(tops[:gap] + [value] + tops[gap:], beat, base, out)
                     if rules.sns_fallback and len(out) == before:

@@ -88,7 +88,8 @@ def guard(pm: pluggy.PluginManager) -> pluggy.PluginManager:
             continue
         for impl in caller.get_hookimpls():
             if impl.plugin_name != TRUSTED and not (impl.hookwrapper or impl.wrapper):
-                impl.function = _guarded(impl.plugin_name, caller.name, impl.argnames, impl.function)
+                # pluggy offers no way to wrap an implementation, and marks the attribute final.
+                impl.function = _guarded(impl.plugin_name, caller.name, impl.argnames, impl.function)  # type: ignore[misc]
     return pm
 
 

@@ -190,7 +190,11 @@ _A_TYPE = {
 
 def _explain(error: jsonschema.ValidationError) -> list[tuple[JsonPath, str]]:
     path = tuple(error.absolute_path)
-    kind, expected, value, schema = error.validator, error.validator_value, error.instance, error.schema
+    # jsonschema types these loosely (a schema may be a bool); here they are the keyword's own values.
+    kind: Any = error.validator
+    expected: Any = error.validator_value
+    value: Any = error.instance
+    schema: Any = error.schema
     if "propertyNames" in error.absolute_schema_path:  # jsonschema reports a bad key at its mapping
         title = schema.get("title", "key")
         return [(path + (value,), f"{value!r} is not a valid {title}")]

@@ -74,7 +74,7 @@ def catalog(lang: str) -> dict[str, str]:
     lang = normalize(lang)
     if lang == DEFAULT:
         return {}
-    path = resources.files("scoutlab.text").joinpath("locale", lang, "LC_MESSAGES", f"{DOMAIN}.po")
+    path = resources.files("scoutlab.text") / "locale" / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
     if not path.is_file():
         return {}  # English it is; tests/test_i18n.py makes sure no catalog is missing
     return read_po(path.read_text(encoding="utf-8"))
