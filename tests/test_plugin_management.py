@@ -92,8 +92,8 @@ def test_a_misspelt_hook_or_a_wrong_argument_is_refused_by_plugin_name(clean_env
 
 def listing(capsys, *args) -> tuple[int, dict[str, str]]:
     code = main(["plugins", *args])
-    lines = capsys.readouterr().out.splitlines()
-    return code, {line.split()[0]: line for line in lines[1:]}
+    table = capsys.readouterr().out.split("\n\n")[0]  # the legend follows a blank line
+    return code, {line.split()[0]: line for line in table.splitlines()[1:]}
 
 
 def test_plugins_lists_each_with_its_distribution_version_and_hooks(clean_env, capsys):
@@ -115,7 +115,7 @@ def test_plugins_shows_blocked_and_unselected_ones_without_loading_them(clean_en
     _, rows = listing(capsys)
     assert " blocked " in rows["noop"] and rows["noop"].rstrip().endswith("-")
     assert " not selected " in rows["runs-beat-sets"]
-    assert " on " in rows["wrap-runs"] and " on " in rows["builtin"]
+    assert " allowed " in rows["wrap-runs"] and " always " in rows["builtin"]
 
 
 def test_plugins_reports_a_plugin_that_fails_to_load_and_exits_1(clean_env, capsys):
@@ -135,7 +135,7 @@ def test_plugins_reports_a_plugin_that_fails_to_load_and_exits_1(clean_env, caps
         code, rows = listing(capsys)
     assert code == 1
     assert "failed to load: ImportError: No module named 'nowhere'" in rows["unloadable"]
-    assert " on " in rows["local-one"] and "(not installed)" in rows["local-one"]  # no distribution
+    assert " allowed " in rows["local-one"] and "(not installed)" in rows["local-one"]  # no distribution
 
 
 # -- a plugin that fails during a game ------------------------------------------------------------

@@ -66,3 +66,28 @@ class EndCondition(NamedTuple):
     check: Callable[[Any], bool]  # called with the GameState
     exempts_last_show_owner: bool
     description: str
+
+
+class Move(NamedTuple):
+    """One move as a plugin reads it: who made it, what kind, the action parsed, and the cards it moved."""
+
+    seat: int
+    kind: str  # "show", "scout" or "scout_and_show"
+    action: Any  # the parsed action: scoutlab.engine.actions.Show, Scout or ScoutShow
+    shown: tuple[int, ...]  # the cards the move put on the table as the new active set (none for a scout)
+    scouted: int | None  # the card the move took from the active set into the hand (None for a show)
+
+
+@dataclass(frozen=True)
+class RoundFacts:
+    """The round so far, by name, for plugins (`state.facts`): what each seat did, the turn, the last move.
+
+    Hand-flip choices are not moves: they count in none of these.
+    """
+
+    round: int
+    turn: int  # moves made this round
+    scouts: tuple[int, ...]  # per seat: plain scouts this round
+    shows: tuple[int, ...]  # per seat: plain shows this round
+    scout_shows: tuple[int, ...]  # per seat: Scout & Shows this round
+    last: Move | None  # the round's last move, None before the first

@@ -176,6 +176,7 @@ def _place(state: GameState, view: View, hands: list, rest: list[int], whole_gam
     state.last_kind = _last_kind(state, plays[-1][1]) if plays else None
     state.last_shower = next((seat for seat, code in reversed(plays) if _shows(state, code)), -1)
     state.history = []
+    state.round_start = 0  # the sample's moves start here: its facts count from the sample on
     state.refresh()
 
 

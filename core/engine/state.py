@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from scoutlab.base.errors import HookError, IllegalAction
-from scoutlab.base.values import RoundEnd, View
+from scoutlab.base.values import Move, RoundEnd, RoundFacts, View
 from scoutlab.engine.actions import FLIP, KEEP, SHOW_BASE, format_action, parse_action
 from scoutlab.engine.cards import MASK, SHIFT, flipped, format_hand
 from scoutlab.engine.events import Event, action_event, game_event
@@ -81,6 +81,8 @@ class GameState:
         self.last_shower = -1  # owner of the round's last show, for (ii) and the exemption
         self.last_seat = -1
         self.last_kind: str | None = None
+        self.last_scouted: int | None = None  # the card the last scout took, for `facts`
+        self.round_start = len(self.history)  # where this round's moves begin in the history
         self.captured: list[list[int]] = [[] for _ in range(n)]
         self.chips_received = [0] * n
         self.chips_held = [rules.scout_chips] * n
@@ -301,6 +303,7 @@ class GameState:
         side, gap = divmod(index, rules.codec.width + 1)
         end, flip = divmod(side, 2)
         taken = self.active.pop() if end else self.active.pop(0)
+        self.last_scouted = taken
         self.hands[seat].insert(gap, flipped(taken) if flip else taken)
         if rules.scout_pays:
             self.chips_held[seat] -= 1
@@ -379,6 +382,45 @@ class GameState:
             raise exc  # already names its plugin (e.g. a game played inside an observer)
         # The plugin host words the error; the rules carry it here, so the engine needs no host import.
         raise self.rules.observer_error(plugin, event, self, exc, answer) from exc
+
+    # -- the round's facts, for plugins ------------------------------------------------------------
+
+    @property
+    def facts(self) -> RoundFacts:
+        """This round so far by name: moves per seat and kind, the turn, and the last move parsed.
+
+        Counted from the history, continuing from the last answer: asking after every action
+        (as an end condition does) costs one step each time, not a rescan of the round.
+        """
+        counted, facts = getattr(self, "_facts", (self.round_start, None))
+        if facts is None or facts.round != self.round or counted < self.round_start:
+            counted, facts = self.round_start, None
+        if facts is not None and counted == len(self.history):
+            return facts
+        kinds = {"show": 0, "scout": 1, "scout_and_show": 2}
+        tallies = [list(facts.shows), list(facts.scouts), list(facts.scout_shows)] if facts else [[0] * self.players for _ in kinds]
+        codec = self.rules.codec
+        for _, seat, code in self.history[counted:]:
+            if code >= SHOW_BASE:  # hand-flip choices are not moves
+                tallies[kinds[codec.kind(code)]][seat] += 1
+        last = self._last_move()
+        shows, scouts, scout_shows = (tuple(t) for t in tallies)
+        facts = RoundFacts(self.round, sum(shows) + sum(scouts) + sum(scout_shows), scouts, shows, scout_shows, last)
+        self._facts = (len(self.history), facts)
+        return facts
+
+    def _last_move(self) -> Move | None:
+        """The round's last move, while it is still the last: its cards are read off the table."""
+        if self.last_seat < 0 or len(self.history) <= self.round_start:
+            return None
+        _, seat, code = self.history[-1]
+        codec = self.rules.codec
+        kind = codec.kind(code)
+        if kind == "flip":
+            return None
+        action = codec.decode(code)
+        showed = kind == "show" or (kind == "scout_and_show" and self.last_kind == "scout_and_show")
+        return Move(seat, kind, action, tuple(self.active) if showed else (), None if kind == "show" else self.last_scouted)
 
     @property
     def is_over(self) -> bool:
