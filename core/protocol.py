@@ -198,7 +198,7 @@ class EngineSession:
         action = request.get("action")
         if isinstance(action, bool) or not isinstance(action, (str, int)):
             raise ProtocolError("act needs \"action\": a move in notation, e.g. \"show 2-3\"")
-        code = action if isinstance(action, int) else action_code(state.rules, action)
+        code = action if isinstance(action, int) else state.code(action)
         seat, rounds_ended = state.to_act, len(state.round_ends)
         if code not in state.legal_actions():
 

@@ -23,13 +23,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     # imported when the command runs, not when the parser is built: `scoutlab --help` stays fast
-    from scoutlab.engine.actions import parse_action
+    from scoutlab.base.errors import IllegalAction
     from scoutlab.records.position import load_position
 
     state = load_position(args.position)
     print("\n".join(header(state)))
     if args.action is not None:
-        code = state.rules.codec.encode(parse_action(args.action))
+        try:
+            code = state.code(args.action)
+        except IllegalAction as exc:  # a move no hand could hold: the same reason as any illegal move
+            print(f"illegal: {exc}")
+            return 1
         if code in state.legal_actions():
             print(f"legal: {effect_line(state, code)}")
             return 0

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from scoutlab.engine.actions import RIGHT, Flip, Scout, ScoutShow, Show, format_action
+from scoutlab.engine.actions import RIGHT, Action, Flip, Scout, ScoutShow, Show, format_action
 from scoutlab.engine.cards import flipped, top
 
 Gettext = Callable[..., str]  # scoutlab.text.i18n.gettext_for(lang) makes one
@@ -70,6 +70,12 @@ def reason(state: GameState, code: int, _: Gettext | None = None) -> str:
     return sentence[:1].upper() + sentence[1:] + "."
 
 
+def why_illegal_action(state: GameState, action: Action, _: Gettext | None = None) -> str:
+    """`why_illegal` for a parsed action, also one no code stands for (`show 99`: no hand is that long)."""
+    move, sentence = _refusal_of(state, action, _ or english)
+    return f"{move!r}: {sentence}" if move else sentence
+
+
 def _refusal(state: GameState, code: int, _: Gettext) -> tuple[str | None, str]:
     """(the move in notation, the rule it breaks); no move where the sentence names it itself or needs none."""
     if state.is_over:
@@ -78,6 +84,12 @@ def _refusal(state: GameState, code: int, _: Gettext) -> tuple[str | None, str]:
         action = state.rules.codec.decode(code)
     except ValueError as exc:
         return None, str(exc)
+    return _refusal_of(state, action, _)
+
+
+def _refusal_of(state: GameState, action: Action, _: Gettext) -> tuple[str | None, str]:
+    if state.is_over:
+        return None, _("the game is over")
     move = format_action(action)
     seat = state.to_act
     if state.phase == "flip":

@@ -11,12 +11,12 @@ import random
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from scoutlab.base.errors import HookError, IllegalAction
+from scoutlab.base.errors import HookError, IllegalAction, NotationError
 from scoutlab.base.values import Move, RoundEnd, RoundFacts, View
 from scoutlab.engine.actions import FLIP, KEEP, SHOW_BASE, format_action, parse_action
 from scoutlab.engine.cards import MASK, SHIFT, flipped, format_hand
 from scoutlab.engine.events import Event, action_event, game_event
-from scoutlab.engine.explain import why_illegal
+from scoutlab.engine.explain import why_illegal, why_illegal_action
 from scoutlab.engine.native import legal
 
 if TYPE_CHECKING:
@@ -230,9 +230,18 @@ class GameState:
 
     def apply_text(self, text: str) -> int:
         """Parse the notation and apply it; returns the code. Raises NotationError or IllegalAction."""
-        code = self.rules.codec.encode(parse_action(text))
+        code = self.code(text)
         self.apply(code)
         return code
+
+    def code(self, text: str) -> int:
+        """The code of a move in notation. NotationError for text that is no move; IllegalAction, with
+        the reason for this hand, for a move no hand could hold (`show 99`), so every door says the same."""
+        action = parse_action(text)
+        try:
+            return self.rules.codec.encode(action)
+        except NotationError:
+            raise IllegalAction(why_illegal_action(self, action)) from None
 
     def _apply(self, code: int) -> None:
         seat = self.to_act

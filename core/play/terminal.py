@@ -13,10 +13,9 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from scoutlab.bots import known_bots
-from scoutlab.engine.actions import NotationError
-from scoutlab.engine.explain import why_illegal
+from scoutlab.engine.actions import NotationError, parse_action
+from scoutlab.engine.explain import why_illegal, why_illegal_action
 from scoutlab.play import screen
-from scoutlab.protocol import action_code
 from scoutlab.text.i18n import gettext_for
 from scoutlab.text.log import describe_action
 
@@ -152,9 +151,14 @@ class TerminalGame:
         _ = self._
         state = self.state
         try:
-            code = action_code(self.rules, text)
+            action = parse_action(text)
         except NotationError as exc:
             self.say(str(exc), _("Type 'hint' for the legal moves, or 'help'."))
+            return False
+        try:
+            code = self.rules.codec.encode(action)
+        except NotationError:  # a move no hand could hold: the reason for this hand, as everywhere
+            self.say(why_illegal_action(state, action, _), _("Type 'hint' for the legal moves, or 'help'."))
             return False
         if code not in state.legal_actions():
             self.say(why_illegal(state, code, _), _("Type 'hint' for the legal moves, or 'help'."))
