@@ -26,7 +26,7 @@ import sys
 import tempfile
 import time
 
-import httpx
+import httpx2 as httpx  # httpx2: the maintained line of httpx, which starlette's test client wants too
 
 
 def free_port() -> int:
