@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from scoutlab.cli import main
-from scoutlab.sim import Entry, comparisons_for, entries_for, run
+from scoutlab.sim import comparisons_for, entries_for, run
 from scoutlab.sim.charts import quantile
 from scoutlab.sim.compare import Difference
 from scoutlab.sim.definitions import ANCHORS, CHART_ANCHORS, DEFINITIONS, anchor
@@ -77,7 +77,7 @@ def test_findings_say_what_differed_what_did_not_and_the_caveats():
     assert any("random in every seat" in line and "random play" in line for line in caveats)
     assert not any("small sample" in line for line in caveats)  # 2,000 games each
     # The order: differences, then what did not differ, then caveats.
-    kinds = [0 if not (line.startswith("No significant") or line.startswith("Caveat")) else
+    kinds = [0 if not (line.startswith(("No significant", "Caveat"))) else
              1 if line.startswith("No significant") else 2 for line in lines]
     assert kinds == sorted(kinds)
 

@@ -92,7 +92,7 @@ def test_identical_points_differ_by_exactly_zero():
 
 
 def test_the_same_seed_gives_the_same_numbers_on_any_number_of_workers():
-    options = dict(players=3, games=30, seed=5, metrics=["turns_per_round", "scouts"])
+    options = {"players": 3, "games": 30, "seed": 5, "metrics": ["turns_per_round", "scouts"]}
     one = sweep("official", ["scout_and_show.chips_per_round=0,2"], workers=1, **options)
     two = sweep("official", ["scout_and_show.chips_per_round=0,2"], workers=2, **options)
     assert [v.estimates for v in one.variants] == [v.estimates for v in two.variants]

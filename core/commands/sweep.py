@@ -18,7 +18,8 @@ help = "play a grid of values of a variant's knobs and chart the chosen metrics 
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from ..sim.cli import add_run_arguments
+    # imported when the command runs, not when the parser is built: `scoutlab --help` stays fast
+    from scoutlab.sim.cli import add_run_arguments
 
     parser.add_argument("variant", help="a shipped variant name or a spec file")
     parser.add_argument("--set", dest="sets", action="append", default=[], metavar="PATH=V1,V2,...",
@@ -29,6 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..sim.cli import run_command
+    # imported when the command runs, not when the parser is built: `scoutlab --help` stays fast
+    from scoutlab.sim.cli import run_command
 
     return run_command("sweep", [(args.variant, args.players)], args)

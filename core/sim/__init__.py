@@ -15,15 +15,16 @@ report.py render.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
-from ..bots import BotError, make_bot
-from ..rules import Rules, load_rules
-from .backends import available_cores, make_backend
-from .compare import deal_difference
-from .results import Report, build_report
-from .runner import Plan, chunk_size, entrant, run_plan, total_games
+from scoutlab.bots import BotError, make_bot
+from scoutlab.rules import Rules, load_rules
+from scoutlab.sim.backends import available_cores, make_backend
+from scoutlab.sim.compare import deal_difference
+from scoutlab.sim.findings import findings
+from scoutlab.sim.results import Report, build_report
+from scoutlab.sim.runner import Plan, chunk_size, entrant, run_plan, total_games
 
 STRONG_BOTS = ("heuristic", "greedy")  # the first that is installed is the strong side of the skill games
 WEAK_BOT = "greedy"  # the strong bot's opponents in skill games
@@ -160,7 +161,9 @@ def run_entries(
     if progress:
         progress(0, total)
     outcome = run_plan(plan, chosen, (lambda done: progress(done, total)) if progress else None)
-    return build_report(command, outcome, rules, tuple(compared), [e.why for e in entries], sweep)
+    report = build_report(command, outcome, rules, tuple(compared), [e.why for e in entries], sweep)
+    report.findings = findings(report)
+    return report
 
 
 def simulate(variant: str, players: int | None = None, games: int = 1000, **options) -> Report:

@@ -10,11 +10,11 @@ import io
 from dataclasses import dataclass
 from pathlib import Path
 
-from .definitions import CHART_ANCHORS
-from .metrics import REASON_WORDS
-from .observe import TIMING_BINS
-from .results import Report
-from .stats import wilson
+from scoutlab.sim.definitions import CHART_ANCHORS
+from scoutlab.sim.metrics import REASON_WORDS
+from scoutlab.sim.observe import TIMING_BINS
+from scoutlab.sim.results import Report
+from scoutlab.sim.stats import wilson
 
 
 @dataclass(frozen=True)
@@ -55,10 +55,6 @@ def render_charts(report: Report) -> list[Chart]:
             continue
         figure, caption = drawn
         charts.append(Chart(stem, title, _png(figure), caption, CHART_ANCHORS.get(stem, "")))
-    if report.sweep:
-        from .sweep_view import sweep_charts
-
-        charts = sweep_charts(report) + charts
     return charts
 
 

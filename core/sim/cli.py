@@ -7,12 +7,15 @@ import csv
 import importlib.util
 import json
 import sys
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
-from . import ADVANTAGE_CAP, WEAK_BOT
-from .results import Report
+from scoutlab.bots import split_bots
+from scoutlab.sim import ADVANTAGE_CAP, WEAK_BOT, run
+from scoutlab.sim.results import Report
+from scoutlab.sim.sweep import sweep
+from scoutlab.sim.table import print_report
 
 
 def add_run_arguments(parser: argparse.ArgumentParser, games: int) -> None:
@@ -44,29 +47,23 @@ def add_run_arguments(parser: argparse.ArgumentParser, games: int) -> None:
 
 def run_command(command: str, specs: list[tuple[str, int | None]], args: argparse.Namespace) -> int:
     """Run, then print and write what the options ask for; 130 when Ctrl-C cut the run short."""
-    from . import run
 
     if args.json == "-" and args.csv == "-":
         raise ValueError("--json - and --csv - would both write to standard output; give one a file")
     require_extras(["rich", "numpy"] + (["matplotlib"] if args.plots or args.report else []))
     check_outputs(args)  # before the run, so a typo in a path does not cost the run
-    from ..bots import split_bots
 
     strong = None if args.strong.lower() in ("none", "") else args.strong
-    options = dict(bots=split_bots(args.bots), seed=args.seed, workers=args.workers, backend=args.backend,
-                   address=args.address, strong=strong, weak=args.weak, advantage_games=args.advantage_games)
+    options = {"bots": split_bots(args.bots), "seed": args.seed, "workers": args.workers, "backend": args.backend,
+                   "address": args.address, "strong": strong, "weak": args.weak, "advantage_games": args.advantage_games}
     every = args.players == ALL
     if every:
         specs = [(spec, None) for spec, _ in specs]
     with progress_bar() as progress:
         if command == "sweep":
-            from .sweep import sweep
-
             if every:
                 raise ValueError("sweep plays one player count: give --players N")
             metrics = [m.strip() for m in args.metrics.split(",") if m.strip()] if args.metrics else None
-            if args.strong == "auto" and metrics is None:
-                options["strong"] = "auto"
             report = sweep(specs[0][0], args.sets, players=specs[0][1], games=args.games, metrics=metrics,
                            progress=progress, **options)
         else:
@@ -80,8 +77,6 @@ def write_outputs(report: Report, args: argparse.Namespace) -> None:
     if machine_stdout:
         print(report.describe(), file=sys.stderr)
     else:
-        from .table import print_report
-
         print_report(report)
     if args.json:
         text = json.dumps(report.to_dict(), indent=2, allow_nan=False)
@@ -90,10 +85,13 @@ def write_outputs(report: Report, args: argparse.Namespace) -> None:
         _write_csv(args.csv, report.csv_rows())
     written = []
     if args.plots or args.report:
-        from .charts import render_charts, save_charts
-        from .report import write_report
+        # imported only when charts or a report are asked for: matplotlib alone takes about half a second
+        from scoutlab.sim.charts import render_charts, save_charts
+        from scoutlab.sim.report import write_report
+        from scoutlab.sim.sweep_view import sweep_charts
 
-        charts = render_charts(report)  # drawn once for both the folder and the page
+        # drawn once for both the folder and the page; a sweep's own charts first
+        charts = (sweep_charts(report) if report.sweep else []) + render_charts(report)
         if args.plots:
             written += [str(p) for p in save_charts(charts, args.plots)]
         if args.report:
@@ -182,7 +180,7 @@ def _write(path: str, text: str) -> None:
 
 
 def _write_csv(path: str, rows: list[dict]) -> None:
-    out = sys.stdout if path == "-" else open(path, "w", newline="", encoding="utf-8")
+    out = sys.stdout if path == "-" else open(path, "w", newline="", encoding="utf-8")  # noqa: SIM115 (closed below unless stdout)
     try:
         writer = csv.DictWriter(out, fieldnames=list(rows[0]) if rows else ["kind"])
         writer.writeheader()

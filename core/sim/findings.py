@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .compare import Difference
+from scoutlab.sim.compare import Difference
+from scoutlab.sim.layout import format_interval, format_value
 
 if TYPE_CHECKING:
-    from .results import Comparison, Report
+    from scoutlab.sim.results import Comparison, Report
 
 MOST_PER_COMPARISON = 10  # sentences about differences per comparison; the table holds the rest
 SMALL_SAMPLE = 500  # games per variant below which the caveats say the sample is small
@@ -29,7 +30,7 @@ PRIORITY = ("turns", "turns_per_round", "rounds", "score_round", "end.hand_empti
             "scouts", "sns", "skill_depth", "first_player", "starter_edge", "margin_round", "lead_changes_round")
 
 
-def findings(report: "Report") -> list[str]:
+def findings(report: Report) -> list[str]:
     """Sentences, most important first: differences, then what did not differ, then caveats."""
     chosen = set((report.sweep or {}).get("metrics") or ())
     lines: list[str] = []
@@ -51,7 +52,7 @@ def findings(report: "Report") -> list[str]:
     return lines
 
 
-def _differences(c: "Comparison", rows: list[Difference]) -> list[str]:
+def _differences(c: Comparison, rows: list[Difference]) -> list[str]:
     significant = _ranked([d for d in rows if d.significant])
     out = [sentence(c, d) for d in significant[:MOST_PER_COMPARISON]]
     if len(significant) > MOST_PER_COMPARISON:
@@ -67,7 +68,7 @@ def _ranked(rows: list[Difference]) -> list[Difference]:
     return sorted(rows, key=rank)
 
 
-def sentence(c: "Comparison", d: Difference) -> str:
+def sentence(c: Comparison, d: Difference) -> str:
     """One significant difference in words, with both values and the difference's interval."""
     a, b = d.a.value, d.b.value
     interval = f"[{_signed(d.low, d.unit)}, {_signed(d.high, d.unit)}]"
@@ -85,7 +86,7 @@ def sentence(c: "Comparison", d: Difference) -> str:
             f"{_value(b, d.unit)} against {_value(a, d.unit)} ({difference}).")
 
 
-def _single(report: "Report") -> list[str]:
+def _single(report: Report) -> list[str]:
     """For one variant (or variants not compared): seat fairness, the edges, skill and luck."""
     out = []
     for v in report.variants:
@@ -115,7 +116,7 @@ def _single(report: "Report") -> list[str]:
     return out
 
 
-def caveats(report: "Report") -> list[str]:
+def caveats(report: Report) -> list[str]:
     """What the numbers cannot say: unpaired comparisons, small samples, the lineup, the skill pairing."""
     out = []
     for c in report.comparisons:
@@ -149,8 +150,6 @@ def caveats(report: "Report") -> list[str]:
 
 
 def _value(value: float | None, unit: str) -> str:
-    from .layout import format_value
-
     return format_value(value, unit)
 
 
@@ -162,8 +161,6 @@ def _signed(value: float, unit: str) -> str:
 
 
 def _interval(e) -> str:
-    from .layout import format_interval
-
     return format_interval(e.low, e.high, e.unit)
 
 

@@ -6,10 +6,10 @@ import base64
 from html import escape
 from pathlib import Path
 
-from .charts import Chart
-from .definitions import DEFINITIONS, anchor
-from .layout import columns, long_form, notes, rows
-from .results import Report
+from scoutlab.sim.charts import Chart
+from scoutlab.sim.definitions import DEFINITIONS, anchor
+from scoutlab.sim.layout import columns, long_form, notes, rows
+from scoutlab.sim.results import Report
 
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 75em; padding: 0 1em; color: #222; }

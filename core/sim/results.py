@@ -9,11 +9,11 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, field
 
-from ..rules import Rules
-from .compare import Difference, correct, deal_difference, differences
-from .metrics import catalogue, estimates, fairness
-from .observe import end_reasons
-from .runner import Outcome
+from scoutlab.rules import Rules
+from scoutlab.sim.compare import Difference, correct, deal_difference, differences
+from scoutlab.sim.metrics import catalogue, estimates, fairness
+from scoutlab.sim.observe import end_reasons
+from scoutlab.sim.runner import Outcome
 
 
 @dataclass
@@ -189,8 +189,6 @@ def label(name: str, players: int) -> str:
 def build_report(command: str, outcome: Outcome, rules: list[Rules], compared: tuple[tuple[int, int], ...] = (),
                  whys: list[str] | None = None, sweep: dict | None = None) -> Report:
     """Estimates for every variant and the differences B - A of the (a, b) pairs in `compared`."""
-    from .findings import findings
-
     plan = outcome.plan
     skill = (plan.strong, plan.weak) if plan.strong else None
     variants = []
@@ -229,7 +227,6 @@ def build_report(command: str, outcome: Outcome, rules: list[Rules], compared: t
     report = Report(command, plan.seed, plan.games, outcome.games_done, outcome.interrupted, outcome.seconds,
                     outcome.backend, outcome.workers, plan.strong, plan.advantage_games, variants, comparisons,
                     weak=plan.weak, sweep=sweep)
-    report.findings = findings(report)
     return report
 
 

@@ -18,17 +18,18 @@ import difflib
 import itertools
 import json
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import yaml
 
-from ..rules import Rules
-from ..spec import SpecError, load_spec, load_spec_text
-from . import ADVANTAGE_CAP, Entry, check_counts, run_entries
-from .metrics import catalogue
-from .observe import end_reasons
-from .results import Report
+from scoutlab.rules import Rules
+from scoutlab.sim import ADVANTAGE_CAP, Entry, check_counts, run_entries
+from scoutlab.sim.metrics import catalogue
+from scoutlab.sim.observe import end_reasons
+from scoutlab.sim.results import Report
+from scoutlab.spec import SpecError, load_spec, load_spec_text
 
 MAX_SETTINGS = 4  # --set options in one sweep
 MAX_VALUES = 20  # values of one --set

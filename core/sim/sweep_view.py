@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from .charts import WIDTH, Chart, _legend_outside, _png, _pyplot
-from .definitions import anchor
-from .results import Report
+from scoutlab.sim.charts import WIDTH, Chart, _legend_outside, _png, _pyplot
+from scoutlab.sim.definitions import anchor
+from scoutlab.sim.results import Report
 
 
 def sweep_charts(report: Report) -> list[Chart]:
