@@ -70,7 +70,7 @@ def _ranked(rows: list[Difference]) -> list[Difference]:
 
 def sentence(c: Comparison, d: Difference) -> str:
     """One significant difference in words, with both values and the difference's interval."""
-    a, b = d.a.value, d.b.value
+    a, b = d.a.value or 0.0, d.b.value or 0.0  # a difference exists only where both were measured
     interval = f"[{_signed(d.low, d.unit)}, {_signed(d.high, d.unit)}]"
     difference = f"difference {_signed(d.value, d.unit)} {interval}"
     if d.key in LENGTHS and a > 0:

@@ -650,7 +650,8 @@ def _drop_unplayed(doc: dict[str, Any], own: dict[str, Any], origins: dict[JsonP
         return  # the schema reports a malformed list; nothing sound to narrow to
     allowed = {str(n) for n in players}
     for path in _PER_COUNT:
-        mapping, written = doc, own
+        mapping: Any = doc
+        written: Any = own
         for step in path:
             mapping = mapping.get(step) if isinstance(mapping, dict) else None
             written = written.get(step) if isinstance(written, dict) else None
