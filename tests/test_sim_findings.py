@@ -72,7 +72,7 @@ def test_findings_say_what_differed_what_did_not_and_the_caveats():
     assert lines[0].startswith("two-player (2p) games are 23% shorter")
     assert any(line.startswith("No significant difference") and "scouts per round" in line for line in lines)
     caveats = [line for line in lines if line.startswith("Caveat:")]
-    assert any("unpaired (player counts differ (3 vs 2))" in line for line in caveats)
+    assert any("unpaired with official (3p): two-player (2p) (player counts differ (3 vs 2))" in line for line in caveats)
     assert any("per-round rows" in line for line in caveats)
     assert any("random in every seat" in line and "random play" in line for line in caveats)
     assert not any("small sample" in line for line in caveats)  # 2,000 games each

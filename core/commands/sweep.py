@@ -7,7 +7,7 @@ game seeds; points that deal the same cards share deals and their differences fr
 first point are paired game by game. Examples:
 
     scoutlab sweep official --players 4 --set scout_and_show.chips_per_round=0,1,2,3
-    scoutlab sweep two-player --set deal.hand_size.2=9,10,11,12 --report sweep.html
+    scoutlab sweep two-player --set deal.hand_size.2=8,9,10,11 --report sweep.html
 """
 
 from __future__ import annotations

@@ -119,10 +119,13 @@ def _single(report: Report) -> list[str]:
 def caveats(report: Report) -> list[str]:
     """What the numbers cannot say: unpaired comparisons, small samples, the lineup, the skill pairing."""
     out = []
+    unpaired: dict[str, list[str]] = {}  # reference -> "B (why)" for each comparison that could not share deals
     for c in report.comparisons:
         if not c.paired:
-            out.append(f"Caveat: {c.b} and {c.a} are unpaired ({c.why_unpaired}): their games were dealt "
-                       "differently, so each difference carries the luck of two sets of deals.")
+            unpaired.setdefault(c.a, []).append(f"{c.b} ({c.why_unpaired})")
+    for a, others in unpaired.items():
+        out.append(f"Caveat: unpaired with {a}: {', '.join(others)}: their games were dealt differently, so each "
+                   "difference carries the luck of two sets of deals.")
     by_label = {v.label: v for v in report.variants}
 
     def rounds(label: str) -> float:
