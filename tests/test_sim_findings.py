@@ -191,3 +191,9 @@ def test_skill_games_measure_the_strong_bot_among_the_weak(capsys):
     # Two players: depth = 2w - 1 and luck = 1 - w, so depth = 1 - 2 luck exactly.
     assert depth.value == pytest.approx(1 - 2 * luck.value)
     assert "skill games: greedy among random, 16 games" in report.describe()
+
+
+def test_rounds_read_as_fewer_rounds():
+    c = Comparison("official (3p)", "two-player (2p)", False, "player counts differ (3 vs 2)")
+    text = sentence(c, _difference("rounds", 3.0, 2.0, -1.0, -1.0, True))
+    assert text.startswith("two-player (2p) games have 33% fewer rounds than official (3p) games: 2.00 against 3.00 rounds")

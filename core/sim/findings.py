@@ -17,11 +17,11 @@ if TYPE_CHECKING:
 MOST_PER_COMPARISON = 10  # sentences about differences per comparison; the table holds the rest
 SMALL_SAMPLE = 500  # games per variant below which the caveats say the sample is small
 
-# How a length reads in words: (what, more, less, unit).
+# How a length reads in words: (what, verb, more, less, unit).
 LENGTHS = {
-    "turns": ("games", "longer", "shorter", "turns"),
-    "turns_per_round": ("rounds", "longer", "shorter", "turns"),
-    "rounds": ("games", "longer", "shorter", "rounds"),
+    "turns": ("games", "are", "longer", "shorter", "turns"),
+    "turns_per_round": ("rounds", "are", "longer", "shorter", "turns"),
+    "rounds": ("games", "have", "more rounds", "fewer rounds", "rounds"),
 }
 # Differences of these read as points or shares moved, not as a percentage of a value near zero.
 NO_PERCENT = ("first_player", "starter_edge", "skill_depth", "luck", "deficit", "decisiveness", "drama", "security")
@@ -74,9 +74,9 @@ def sentence(c: Comparison, d: Difference) -> str:
     interval = f"[{_signed(d.low, d.unit)}, {_signed(d.high, d.unit)}]"
     difference = f"difference {_signed(d.value, d.unit)} {interval}"
     if d.key in LENGTHS and a > 0:
-        what, more, less, unit = LENGTHS[d.key]
+        what, verb, more, less, unit = LENGTHS[d.key]
         word = more if d.value > 0 else less
-        return (f"{c.b} {what} are {abs(d.value / a) * 100:.0f}% {word} than {c.a} {what}: "
+        return (f"{c.b} {what} {verb} {abs(d.value / a) * 100:.0f}% {word} than {c.a} {what}: "
                 f"{_value(b, d.unit)} against {_value(a, d.unit)} {unit} ({difference}).")
     direction = "higher" if d.value > 0 else "lower"
     if d.unit == "share" or d.key in NO_PERCENT or a <= 0 or b <= 0:  # a percentage of a negative reads wrong

@@ -52,7 +52,7 @@ def _metric_chart(report: Report, key: str, settings: list[dict], points: list[d
                "seeds. Intervals that do not overlap mean the points differ; overlapping ones may still differ: "
                "the table gives each point's difference from the first, paired where the deals allow.")
     stem = "sweep_" + key.replace(".", "_")
-    return Chart(stem, f"{label} across the sweep", _png(figure), caption, anchor(key) or "")
+    return Chart(stem, f"{label[:1].upper()}{label[1:]} across the sweep", _png(figure), caption, anchor(key) or "")
 
 
 def _text(value) -> str:
