@@ -178,6 +178,7 @@ def test_header_json_and_csv_name_the_lineup(tmp_path, capsys):
     assert data["findings"] and any("bots (P1 greedy, P2 random)" in line for line in data["findings"])
     win = next(e for e in data["variants"][0]["estimates"] if e["key"] == "win.0")
     assert win["half_width"] == pytest.approx(max(win["value"] - win["low"], win["high"] - win["value"]))
+    assert win["definition"] == "docs/metrics.md#seat-win-rates"
     rows = list(csv.DictReader(csv_path.open()))
     assert {r["lineup"] for r in rows} == {"P1 greedy, P2 random"} and "half_width" in rows[0]
 

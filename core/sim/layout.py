@@ -155,6 +155,7 @@ def notes(report: Report) -> list[str]:
             lines.append(f"{v.label}: seat fairness, chi-square vs 1/n: chi2 {f['chi2']:.2f} (df {f['df']}), p {_p(f['p'])}.")
     for v in report.variants:
         lines.append(f"{v.label}: widest decision seen: {v.widest} legal actions.")
+    lines.append("Definitions and sources of every metric: docs/metrics.md (one heading per metric).")
     if any(v.games < 30 for v in report.variants):
         lines.append("Fewer than 30 games: the normal-theory intervals are rough.")
     return lines

@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, field
 
 from scoutlab.rules import Rules
 from scoutlab.sim.compare import Difference, correct, deal_difference, differences
+from scoutlab.sim.definitions import anchor
 from scoutlab.sim.metrics import catalogue, estimates, fairness
 from scoutlab.sim.observe import end_reasons
 from scoutlab.sim.runner import Outcome
@@ -133,6 +134,8 @@ class Report:
             data["lineup"] = v.lineup
             for e, row in zip(v.estimates, data["estimates"]):
                 row["half_width"] = _finite(half_width(e))
+                target = anchor(e.key)
+                row["definition"] = f"docs/metrics.md#{target}" if target else None
         return out
 
     def csv_rows(self) -> list[dict]:
