@@ -1,15 +1,16 @@
-"""Simulating many games of variants and measuring them: `scoutlab simulate` and `scoutlab compare`.
+"""Simulating many games of variants and measuring them: `scoutlab simulate`, `compare` and `sweep`.
 
     from scoutlab.sim import simulate, compare
     report = simulate("official", players=4, games=500, seed=1)
     report = compare([("official", None), ("two-player", None)], games=3000)
-    print(report.describe()); report.to_dict()
+    print(report.describe()); print("\n".join(report.findings)); report.to_dict()
 
 Data flows one way: the plan (runner.py) is played in chunks (trace.py plays and
 summarises a game, observe.py turns it into numbers, tally.py sums them), on a backend
 (backends.py); metrics.py and compare.py turn the tallies into estimates and
-differences (stats.py), results.py into a Report, which table.py, charts.py and
-report.py render.
+differences (stats.py), results.py into a Report, findings.py into sentences, which
+table.py, charts.py and report.py render. sweep.py builds the points of a grid of
+settings and runs them here; sweep_view.py draws its charts.
 """
 
 from __future__ import annotations

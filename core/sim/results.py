@@ -66,7 +66,7 @@ class Report:
     comparisons: list[Comparison]
     weak: str = "greedy"  # the strong bot's opponents in the skill games
     findings: list[str] = field(default_factory=list)  # the numbers in words: differences, no differences, caveats
-    sweep: dict | None = None  # for `sweep`: {"paths": [...], "metrics": [...]}
+    sweep: dict | None = None  # for `sweep`: base, settings, points, labels and the metrics chosen
 
     def describe(self) -> str:
         """What was run, in one line, so every output says how its numbers were made."""
