@@ -77,7 +77,7 @@ def entrant(label: str, rules: Rules, players: int, bots: list[str]) -> Entrant:
 class ChunkResult:
     tallies: list[Tally]
     pairs: list[PairTally]
-    games: int  # games played, all entrants and advantage games included
+    games: int  # games played, all entrants and skill games included
 
 
 @dataclass

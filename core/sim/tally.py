@@ -127,7 +127,7 @@ class Tally:
             self.peaks[key] = max(self.peaks.get(key, value), value)
 
     def add_observations(self, observations: dict[str, Observation]) -> None:
-        """Fold in metric values only (a strategy-advantage game adds to its own keys, not to `games`)."""
+        """Fold in metric values only (a skill game adds to its own keys, not to `games`)."""
         for key, (num, den) in observations.items():
             self.sums.setdefault(key, Sums()).add(num, den)
 
