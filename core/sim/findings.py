@@ -6,6 +6,7 @@ never from fixed text about the game: a run whose numbers change says something 
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 from scoutlab.sim.compare import Difference
@@ -104,6 +105,9 @@ def _single(report: Report) -> list[str]:
             e = v.estimate(key)
             if e is None or e.value is None:
                 continue
+            if not (math.isfinite(e.low) and math.isfinite(e.high)):
+                out.append(f"{v.label}: {what} is {_value(e.value, e.unit)}; too few games for an interval.")
+                continue
             verdict = ("clear of zero" if e.low > 0 or e.high < 0 else "not distinguishable from zero")
             shown = (f"{_signed(e.value, e.unit)} [{_signed(e.low, e.unit)}, {_signed(e.high, e.unit)}]"
                      if e.unit == "share" else f"{_value(e.value, e.unit)} {_interval(e)}")  # shares above 1/n: points
@@ -137,7 +141,7 @@ def caveats(report: Report) -> list[str]:
                    "(score, turns, lead changes) mix that in; the per-round rows compare like with like.")
     small = [v for v in report.variants if v.games < SMALL_SAMPLE]
     if small:
-        out.append(f"Caveat: small sample ({min(v.games for v in small)} games): only large differences "
+        out.append(f"Caveat: small sample ({_games(min(v.games for v in small))}): only large differences "
                    "can show; read the half-widths before reading a 'no difference'.")
     lineups = {v.lineup for v in report.variants}
     lineup = lineups.pop() if len(lineups) == 1 else "the lineups above"
@@ -148,8 +152,15 @@ def caveats(report: Report) -> list[str]:
     if report.strong and report.advantage_games:
         games = min(report.advantage_games, report.games_done)
         out.append(f"Caveat: skill depth and luck are for {report.strong} against {report.weak} only "
-                   f"({games} games per variant); another pairing can rank the variants differently.")
+                   f"({_games(games)} per variant); another pairing can rank the variants differently.")
+        if report.strong == report.weak:
+            out.append(f"Caveat: the stronger and the weaker bot are both {report.strong}: skill depth can only "
+                       "differ from 0 by chance here; give --strong and --weak two different bots.")
     return out
+
+
+def _games(count: int) -> str:
+    return f"{count} game{'s' * (count != 1)}"
 
 
 def _value(value: float | None, unit: str) -> str:

@@ -72,10 +72,11 @@ class Report:
         """What was run, in one line, so every output says how its numbers were made."""
         names = " vs ".join(f"{v.label} [{','.join(dict.fromkeys(v.bots))}]" for v in self.variants)
         done = (f"{self.games_done} of {self.games} games (interrupted)" if self.interrupted
-                else f"{self.games} games")
+                else f"{self.games} game{'s' * (self.games != 1)}")
         each = " each" if len(self.variants) > 1 else ""
-        strong = (f"; skill games: {self.strong} among {self.weak}, {min(self.advantage_games, self.games_done)}"
-                  f" games{each}" if self.strong and self.advantage_games else "")
+        skill = min(self.advantage_games, self.games_done)
+        strong = (f"; skill games: {self.strong} among {self.weak}, {skill} game{'s' * (skill != 1)}{each}"
+                  if self.strong and self.advantage_games else "")
         return (f"{self.command} {names}: {done}{each}, seed {self.seed}, "
                 f"{self.workers} worker{'s' if self.workers != 1 else ''} ({self.backend}){strong}; "
                 f"{self.seconds:.1f} s")
@@ -116,6 +117,9 @@ class Report:
             widest = max(widths, key=lambda e: half_width(e) or 0)
             width = half_width(widest)
             if width is None:
+                continue
+            if not math.isfinite(width):
+                parts.append(f"{widest.label}: too few games for an interval")
                 continue
             shown = (f"{width * 100:.1f} pp" if widest.unit == "share"
                      else f"{width:.3f}" if widest.unit == "fraction" else f"{width:.2f}")
