@@ -198,3 +198,11 @@ def test_rounds_read_as_fewer_rounds():
     c = Comparison("official (3p)", "two-player (2p)", False, "player counts differ (3 vs 2)")
     text = sentence(c, _difference("rounds", 3.0, 2.0, -1.0, -1.0, True))
     assert text.startswith("two-player (2p) games have 33% fewer rounds than official (3p) games: 2.00 against 3.00 rounds")
+
+
+def test_one_game_gives_words_not_infinite_intervals():
+    report = run("simulate", [("official", None)], 1, workers=1, strong="greedy", weak="greedy", advantage_games=1)
+    text = "\n".join(report.findings) + report.resolution() + report.describe()
+    assert "inf" not in text and "too few games for an interval" in text
+    assert "1 game," in report.describe() and "1 game per variant" in text
+    assert "both greedy" in text  # the same bot on both sides measures nothing
