@@ -135,3 +135,37 @@ def test_sweep_command_writes_table_charts_json_csv_and_report(tmp_path, capsys)
 def test_sweep_refuses_players_all(capsys):
     assert main(["sweep", "official", "--set", "scout_and_show.chips_per_round=0,1", "--players", "all"]) == 1
     assert "give --players N" in capsys.readouterr().err
+
+
+def test_weighted_slope_is_the_textbook_wls_estimate():
+    from scoutlab.sim.trend import weighted_slope
+
+    # An exact line y = 1 + 2x with unit standard errors: slope 2, SE = 1 / sqrt(Sxx) = 1 / sqrt(5).
+    slope, se = weighted_slope([0, 1, 2, 3], [1, 3, 5, 7], [1, 1, 1, 1])
+    assert slope == pytest.approx(2) and se == pytest.approx(1 / 5 ** 0.5)
+    # Weights 1/SE^2: a point four times as precise counts sixteen times as much (Draper & Smith's WLS).
+    xs, ys, ses = [0, 1, 2], [0.0, 1.0, 4.0], [1.0, 0.25, 1.0]
+    w = [1 / s**2 for s in ses]
+    mx = sum(wi * x for wi, x in zip(w, xs)) / sum(w)
+    my = sum(wi * y for wi, y in zip(w, ys)) / sum(w)
+    sxx = sum(wi * (x - mx) ** 2 for wi, x in zip(w, xs))
+    expected = sum(wi * (x - mx) * (y - my) for wi, x, y in zip(w, xs, ys)) / sxx
+    assert weighted_slope(xs, ys, ses) == pytest.approx((expected, sxx ** -0.5))
+    assert expected == pytest.approx(2.0)  # the middle point sits at the weighted mean of x: the outer two set the slope
+    with pytest.raises(ValueError):
+        weighted_slope([1, 1, 1], [1, 2, 3], [1, 1, 1])
+    with pytest.raises(ValueError):
+        weighted_slope([0, 1, 2], [1, 2, 3], [1, 0, 1])
+
+
+def test_a_numeric_sweep_reports_its_trends_first():
+    report = sweep("official", ["scout_and_show.chips_per_round=0,1,2,3"], players=4, games=40, workers=1,
+                   metrics=["score_round", "scouts"])
+    trends = report.sweep["trends"]
+    assert [t["key"] for t in trends] == ["score_round", "scouts"]
+    assert report.findings[0].startswith("Each +1 in scout_and_show.chips_per_round: ")
+    assert all(t["low"] < t["slope"] < t["high"] for t in trends)
+    # Fewer than three points, or a value that is not a number: no trend.
+    assert sweep("official", ["scout_and_show.chips_per_round=0,1"], games=5, workers=1).sweep["trends"] == []
+    flags = sweep("official", ["scoring.exempt_last_show_owner=true,false"], games=5, workers=1)
+    assert flags.sweep["trends"] == []

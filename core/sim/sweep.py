@@ -19,7 +19,7 @@ import itertools
 import json
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import yaml
@@ -29,6 +29,8 @@ from scoutlab.sim import ADVANTAGE_CAP, Entry, check_counts, run_entries
 from scoutlab.sim.metrics import catalogue
 from scoutlab.sim.observe import end_reasons
 from scoutlab.sim.results import Report
+from scoutlab.sim.trend import sentence as trend_sentence
+from scoutlab.sim.trend import trends
 from scoutlab.spec import SpecError, load_spec, load_spec_text
 
 MAX_SETTINGS = 4  # --set options in one sweep
@@ -176,5 +178,9 @@ def sweep(base: str, sets: Sequence[str], players: int | None = None, games: int
     info = {"base": base, "settings": [{"path": s.path, "values": list(s.values)} for s in settings],
             "points": points, "labels": labels, "metrics": chosen}
     options.setdefault("advantage_games", min(games // 2, ADVANTAGE_CAP))
-    return run_entries("sweep", entries, games, tuple((0, k) for k in range(1, len(entries))),
-                       strong=strong, sweep=info, **options)
+    report = run_entries("sweep", entries, games, tuple((0, k) for k in range(1, len(entries))),
+                         strong=strong, sweep=info, **options)
+    found = trends(report)
+    info["trends"] = [asdict(t) for t in found]
+    report.findings = [trend_sentence(t, settings[0].path) for t in found] + report.findings
+    return report
