@@ -118,10 +118,10 @@ def loads_json(text: str) -> Any:
     return value
 
 
-def check_size(size: int, limit: int, what: str) -> None:
-    """Raise InputTooLarge when `size` (bytes) is over `limit`, naming both."""
+def check_size(size: int, limit: int, what: str, known: bool = True) -> None:
+    """Raise InputTooLarge when `size` (bytes) is over `limit`, naming both (`known` False: only a lower bound)."""
     if size > limit:
-        how_big = "larger than" if size == limit + 1 else f"{size:,} bytes, more than"
+        how_big = f"{size:,} bytes, more than" if known else "larger than"
         raise InputTooLarge(f"{what} is {how_big} the limit of {megabytes(limit)} ({limit:,} bytes)")
 
 
@@ -134,8 +134,10 @@ def read_capped(path: str, limit: int, what: str, encoding: str = "utf-8-sig") -
         data = handle.read(limit + 1)
         if len(data) > limit:
             try:  # the whole size, for the message; a pipe or a device has none
-                size = max(handle.seek(0, 2), len(data))
+                size, known = handle.seek(0, 2), True
             except OSError:
-                size = len(data)
-            check_size(size, limit, what)
+                size, known = 0, False
+            if size < len(data):
+                size, known = len(data), False
+            check_size(size, limit, what, known)
     return data.decode(encoding)
