@@ -29,8 +29,17 @@ COMMANDS = [
 ]
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, except that a mistaken argument is quoted in part: `--seed` with 5,000 digits is not echoed."""
+
+    def error(self, message: str):
+        if len(message) > 300:
+            message = f"{message[:200]}... ({len(message):,} characters)"
+        super().error(message)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="scoutlab",
         description="SCOUT with its rules as data: variants, games, simulations and play.",
     )
