@@ -144,6 +144,9 @@ def _build(data: Any, where: _Where, base_dir: str | None, rules: "Rules | None"
         named = isinstance(data, str) and "\n" not in data and where.source == "<position>"
         hint = f"; and there is no file named {excerpt(data)}" if named else ""
         raise PositionError([where.problem((), f"a position is a mapping with at least `hands`, one per seat{hint}")])
+    if data and not set(data) & set(position_schema()["properties"]):
+        # Not a position with typos but some other file (a password file reads as a mapping): quote none of it.
+        raise PositionError([where.problem((), "this is not a position: none of its top-level keys is a position's (`hands`, `variant`, ...)")])
     for path, message in _schema_findings(data):
         where.add(path, message)
     where.check()
