@@ -264,3 +264,15 @@ def test_the_issues_command_answers_and_keeps_serving():
     first, second = map(json.loads, engine.stdout.splitlines())
     assert first == {"id": None, "ok": False, "error": "not a request: nested deeper than 64 levels of lists and mappings"}
     assert second["id"] == 2 and second["ok"]
+
+
+@pytest.mark.parametrize("command, said", [
+    (["game", "--bots", "b" * 5000], "unknown bot 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb'... (5,000 characters)"),
+    (["game", "--bots", "random:seed=" + "s" * 5000], "bot 'random'"),
+    (["simulate", "official:" + "9" * 5000], "official: 99999999999999999999... players is more than any variant seats"),
+    (["legal", str(BAD_SPECS / "lib" / "hashes")], "this is not a position: none of its top-level keys is a position's"),
+    (["replay", str(ACCOUNTS)], "not valid JSON"),
+])
+def test_long_or_foreign_arguments_are_one_short_line(capsys, command, said):
+    err = one_line_error(capsys, command)
+    assert said in err and _leaks(err, SECRET_LINES) == []
