@@ -610,7 +610,7 @@ def _read_layer(source: _Source, named_by: tuple[Problem, str] | None = None) ->
     not_spec = _not_a_spec(text, parsed, parent=named_by is not None)
     if not_spec is not None:
         if named_by is None:
-            return None, [Problem(source.label, None, "$", f"this file is not a variant spec: {not_spec}")]
+            return None, [Problem(source.label, None, "$", f"this is not a variant spec: {not_spec}")]
         at, extends = named_by
         return None, [at._replace(message=f"{excerpt(extends)} is not a variant spec: {not_spec}")]
     if parsed.findings and parsed.data is None:

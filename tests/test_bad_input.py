@@ -272,7 +272,10 @@ def test_the_issues_command_answers_and_keeps_serving():
     (["simulate", "official:" + "9" * 5000], "official: 99999999999999999999... players is more than any variant seats"),
     (["legal", str(BAD_SPECS / "lib" / "hashes")], "this is not a position: none of its top-level keys is a position's"),
     (["replay", str(ACCOUNTS)], "not valid JSON"),
+    (["validate", str(ACCOUNTS)], "$: a variant spec is a mapping of keys such as schema_version, name and players, not a string"),
+    (["rules", str(BAD_SPECS / "lib" / "hashes")], "$: this is not a variant spec: none of its top-level keys is a spec's key"),
 ])
 def test_long_or_foreign_arguments_are_one_short_line(capsys, command, said):
     err = one_line_error(capsys, command)
-    assert said in err and _leaks(err, SECRET_LINES) == []
+    hashes = (BAD_SPECS / "lib" / "hashes").read_text().splitlines()
+    assert said in err and _leaks(err, SECRET_LINES + hashes) == []
