@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
-from scoutlab.limits import MAX_COMPILED_CODES, MAX_KEY_CHARS, MAX_NESTING, MAX_SPEC_BYTES, compiled_codes, megabytes
-from scoutlab.spec import MAX_EXTENDS_DEPTH, VARIANT_SCHEMA_ID, variant_schema
+from scoutlab.base.limits import MAX_COMPILED_CODES, MAX_KEY_CHARS, MAX_NESTING, MAX_SPEC_BYTES, compiled_codes, megabytes
+from scoutlab.spec.variant import MAX_EXTENDS_DEPTH, VARIANT_SCHEMA_ID, variant_schema
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "spec-reference.md"
 

@@ -18,10 +18,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from scoutlab.cli import main
-from scoutlab.engine_protocol import serve
-from scoutlab.legal import Layout
-from scoutlab.limits import (
+from scoutlab.base.limits import (
     MAX_COMPILED_CODES,
     MAX_NESTING,
     MAX_PROTOCOL_LINE,
@@ -32,8 +29,11 @@ from scoutlab.limits import (
     nesting,
     read_capped,
 )
+from scoutlab.cli import main
+from scoutlab.engine.legal import Layout
+from scoutlab.protocol import serve
 from scoutlab.rules import load_rules
-from scoutlab.spec import SpecError, load_spec_text, shipped_variants
+from scoutlab.spec.variant import SpecError, load_spec_text, shipped_variants
 
 ROOT = Path(__file__).resolve().parents[1]
 BAD_SPECS = ROOT / "tests" / "bad_specs"

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from scoutlab import hookspecs
+from scoutlab.host import hookspecs
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs" / "plugins.md"

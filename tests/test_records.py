@@ -11,10 +11,10 @@ import pytest
 import yaml
 
 from scoutlab import __version__
-from scoutlab.cards import format_hand
 from scoutlab.cli import main
+from scoutlab.engine.cards import format_hand
 from scoutlab.match import make_bots, play_game
-from scoutlab.records import (
+from scoutlab.records.game import (
     RECORD_SCHEMA_ID,
     RECORD_VERSION,
     RecordError,
@@ -27,7 +27,7 @@ from scoutlab.records import (
     save_record,
 )
 from scoutlab.rules import load_rules
-from scoutlab.spec import shipped_variants
+from scoutlab.spec.variant import shipped_variants
 
 BAD = Path(__file__).resolve().parent / "bad_records"
 CORPUS = yaml.safe_load((BAD / "expected.yaml").read_text(encoding="utf-8"))
@@ -225,7 +225,7 @@ def test_the_corpus_lists_every_file():
 
 
 def test_a_record_over_the_size_limit_is_refused_unread(tmp_path, capsys):
-    from scoutlab.limits import MAX_RECORD_BYTES
+    from scoutlab.base.limits import MAX_RECORD_BYTES
 
     path = tmp_path / "huge.json"
     with path.open("wb") as out:  # sparse: the test writes no 10 MB

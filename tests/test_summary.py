@@ -9,8 +9,8 @@ import pytest
 
 from scoutlab import cli
 from scoutlab.rules import Rules, load_rules
-from scoutlab.spec import load_spec_text, shipped_variants
-from scoutlab.summary import MESSAGES, Sentence, render, render_text, summarize
+from scoutlab.spec.variant import load_spec_text, shipped_variants
+from scoutlab.text.summary import MESSAGES, Sentence, render, render_text, summarize
 
 SHIPPED = [name for name, _ in shipped_variants()]
 

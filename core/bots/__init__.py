@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import difflib
 import random
-from typing import TYPE_CHECKING, Any, Callable, Protocol
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
 
-from ..limits import excerpt
+from scoutlab.base.errors import BotError
+from scoutlab.base.limits import excerpt
+from scoutlab.host.manager import bot_factories
 
 if TYPE_CHECKING:
-    from ..rules import Rules
-    from ..state import View
+    from scoutlab.engine.state import View
+    from scoutlab.rules import Rules
 
 
 class Bot(Protocol):
@@ -23,14 +26,10 @@ class Bot(Protocol):
 
     name: str
 
-    def act(self, view: "View") -> int: ...
+    def act(self, view: View) -> int: ...
 
 
 BotFactory = Callable[["Rules", random.Random, dict[str, Any]], Bot]
-
-
-class BotError(ValueError):
-    """A bot name or option that cannot be used."""
 
 
 class RandomBot:
@@ -38,12 +37,12 @@ class RandomBot:
 
     name = "random"
 
-    def __init__(self, rules: "Rules", rng: random.Random, options: dict[str, Any]):
+    def __init__(self, rules: Rules, rng: random.Random, options: dict[str, Any]):
         if options:
             raise BotError(f"bot 'random' takes no options, got {sorted(options)}")
         self.rng = rng
 
-    def act(self, view: "View") -> int:
+    def act(self, view: View) -> int:
         return view.legal[self.rng.randrange(len(view.legal))]
 
 
@@ -59,7 +58,6 @@ BUILTIN_BOTS: dict[str, str] = {
 
 def known_bots() -> dict[str, str | BotFactory]:
     """Every bot by name: the built-in ones and those that plugins offer."""
-    from ..plugin_host import bot_factories
 
     bots: dict[str, str | BotFactory] = dict(BUILTIN_BOTS)
     bots.update(bot_factories())
@@ -113,7 +111,7 @@ def _option_value(text: str) -> Any:
     return {"true": True, "false": False}.get(text.lower(), text)
 
 
-def make_bot(text: str, rules: "Rules", seed: int) -> Bot:
+def make_bot(text: str, rules: Rules, seed: int) -> Bot:
     """Build a bot from its command-line name, with its own random stream."""
     factory, options = bot_factory(text)
     return factory(rules, random.Random(seed), options)

@@ -18,6 +18,7 @@ exited by itself, so nothing it started outlives it. See docs/engine-protocol.md
 from __future__ import annotations
 
 import atexit
+import contextlib
 import json
 import os
 import queue
@@ -32,12 +33,14 @@ import time
 import weakref
 from typing import TYPE_CHECKING, Any
 
-from . import BotError
-from ..limits import MAX_BOT_ANSWER, excerpt, loads_json, megabytes
+from scoutlab.base.limits import MAX_BOT_ANSWER, excerpt, loads_json, megabytes
+from scoutlab.bots import BotError
+from scoutlab.engine.actions import NotationError
+from scoutlab.protocol import action_code, view_to_json
 
 if TYPE_CHECKING:
-    from ..rules import Rules
-    from ..state import View
+    from scoutlab.engine.state import View
+    from scoutlab.rules import Rules
 
 DEFAULT_TIMEOUT = 10.0
 
@@ -49,7 +52,7 @@ class BotFailure(Exception):
 class ExternalBot:
     """Asks an external program for each move; falls back to a random legal move when it fails."""
 
-    def __init__(self, rules: "Rules", rng: random.Random, options: dict[str, Any]):
+    def __init__(self, rules: Rules, rng: random.Random, options: dict[str, Any]):
         options = dict(options)
         command = options.pop("arg", None)
         timeout = options.pop("timeout", DEFAULT_TIMEOUT)
@@ -73,7 +76,7 @@ class ExternalBot:
         # Started on the first decision: a bot built in each simulator worker starts its own there.
         self._program: _Program | None = None
 
-    def act(self, view: "View") -> int:
+    def act(self, view: View) -> int:
         """The program's answer if it is a legal action; otherwise a warning and a random legal one."""
         if not self.failed:
             try:
@@ -82,9 +85,7 @@ class ExternalBot:
                 self._warn(view.seat, str(failure))
         return view.legal[self.rng.randrange(len(view.legal))]
 
-    def _ask(self, view: "View") -> int:
-        from ..engine_protocol import action_code, view_to_json
-        from ..actions import NotationError
+    def _ask(self, view: View) -> int:
 
         if self._program is None:
             try:
@@ -118,10 +119,8 @@ class ExternalBot:
             self._program = None
 
     def __del__(self) -> None:
-        try:
+        with contextlib.suppress(Exception):  # at interpreter exit the atexit hook has already stopped it
             self.close()
-        except Exception:
-            pass  # at interpreter exit the atexit hook has already stopped it
 
 
 def _action_text(answer: str) -> str:
@@ -141,7 +140,7 @@ def _action_text(answer: str) -> str:
     return text
 
 
-_running: "weakref.WeakSet[_Program]" = weakref.WeakSet()
+_running: weakref.WeakSet[_Program] = weakref.WeakSet()
 
 
 @atexit.register
@@ -160,7 +159,7 @@ def _stop_all_in_this_process() -> None:
     if os.getpid() in _hooked_pids:
         return
     _hooked_pids.add(os.getpid())
-    from multiprocessing import util
+    from multiprocessing import util  # here, not at the top: only a process that runs a program needs it
 
     util.Finalize(None, _stop_all, exitpriority=0)
 

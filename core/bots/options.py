@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..limits import excerpt
-from . import BotError
+from scoutlab.base.limits import excerpt
+from scoutlab.bots import BotError
 
 
 def bot_options(bot: str, given: dict[str, Any], defaults: dict[str, Any]) -> dict[str, Any]:

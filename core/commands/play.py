@@ -23,12 +23,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..bots import make_bot, split_bots
-    from ..match import bot_seed, close_bots
-    from ..play.terminal import TerminalGame, default_opponent
-    from ..rules import load_rules
-
-    from ..i18n import LANGUAGES, normalize
+    # imported when the command runs, not when the parser is built: `scoutlab --help` stays fast
+    from scoutlab.bots import make_bot, split_bots
+    from scoutlab.match import bot_seed, close_bots
+    from scoutlab.play.terminal import TerminalGame, default_opponent
+    from scoutlab.rules import load_rules
+    from scoutlab.text.i18n import LANGUAGES, normalize
 
     if args.lang and normalize(args.lang) != args.lang.lower().replace("_", "-").split("-")[0]:
         raise ValueError(f"--lang {args.lang}: the languages are {', '.join(LANGUAGES)}")

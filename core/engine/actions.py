@@ -19,6 +19,9 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from scoutlab.base.errors import NotationError
+from scoutlab.base.limits import MAX_NOTATION, excerpt
+
 KEEP = 0
 FLIP = 1
 SHOW_BASE = 2
@@ -46,10 +49,6 @@ class ScoutShow(NamedTuple):
 
 
 Action = Flip | Show | Scout | ScoutShow
-
-
-class NotationError(ValueError):
-    """Text that is not an action in the notation."""
 
 
 class Codec:
@@ -94,7 +93,7 @@ class Codec:
         # Codes are mixed-radix numbers: a position past `width` would spill into another action.
         show = action if isinstance(action, Show) else action.show if isinstance(action, ScoutShow) else None
         scout = action if isinstance(action, Scout) else action.scout if isinstance(action, ScoutShow) else None
-        if show is not None and not (0 <= show.start and 1 <= show.length and show.start + show.length <= self.width):
+        if show is not None and not (show.start >= 0 and show.length >= 1 and show.start + show.length <= self.width):
             raise NotationError(f"{format_action(action)!r}: no hand holds more than {self.width} cards")
         if scout is not None and not 0 <= scout.gap <= self.width:
             raise NotationError(f"{format_action(action)!r}: no hand has a gap {scout.gap}; gaps run from 0 to {self.width}")
@@ -184,8 +183,6 @@ def _parse_show(text: str, whole: str) -> Show | None:
 
 def parse_action(text: str) -> Action:
     """Parse the notation (case and spacing are free); raises NotationError saying what was expected."""
-    from .limits import MAX_NOTATION, excerpt
-
     if len(text) > MAX_NOTATION:  # an action is a few words: never echo, split or int() a long text
         raise NotationError(f"{excerpt(text)} is not a move: a move is at most {MAX_NOTATION} characters")
     whole = " ".join(text.split())

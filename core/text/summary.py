@@ -15,14 +15,15 @@ from __future__ import annotations
 
 import inspect
 import string
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any
 
-from .cards import MASK, SHIFT, format_card
-from .plugin_host import implementers, plugin_ref
+from scoutlab.engine.cards import MASK, SHIFT, format_card
+from scoutlab.host.manager import implementers, plugin_ref
 
 if TYPE_CHECKING:
-    from .rules import Rules
+    from scoutlab.rules import Rules
 
 # Every English sentence of the summary, by message id. `{name}` is a parameter;
 # `{name:and}` / `{name:or}` join a list; `{name:+}` signs a number. Ids ending in
@@ -128,7 +129,7 @@ class Sentence:
 
     id: str
     params: Mapping[str, Any] = field(default_factory=dict)
-    items: tuple["Sentence", ...] = ()
+    items: tuple[Sentence, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -192,7 +193,7 @@ def _collect_ids(sentence: Sentence, ids: list[str]) -> None:
 # --------------------------------------------------------------------------- building the summary
 
 
-def summarize(rules: "Rules") -> Summary:
+def summarize(rules: Rules) -> Summary:
     """The rules summary of a compiled variant, as data."""
     sections = (
         Section("deck", tuple(_deck(rules))),
@@ -212,7 +213,7 @@ def _counted(stem: str, count: int, **params: Any) -> Sentence:
     return Sentence(f"{stem}.one" if count == 1 else f"{stem}.many", {"count": count, **params})
 
 
-def _deck(rules: "Rules"):
+def _deck(rules: Rules):
     yield Sentence("deck.players", {"counts": list(rules.players)})
     yield Sentence("deck.cards", {"lowest": rules.lowest, "highest": rules.highest, "size": len(rules.deck)})
     yield Sentence("deck.random_orientation" if rules.random_orientation else "deck.fixed_orientation")
@@ -230,7 +231,7 @@ def _deck(rules: "Rules"):
     yield Sentence("deal.once" if rules.shuffle_once else "deal.each_round")
 
 
-def _removal(rules: "Rules", removed: list[int]) -> list[Sentence]:
+def _removal(rules: Rules, removed: list[int]) -> list[Sentence]:
     """The removed cards described as a person would: whole numbers first, then single cards."""
     gone = set(removed)
     numbers = [
@@ -243,7 +244,7 @@ def _removal(rules: "Rules", removed: list[int]) -> list[Sentence]:
     return phrases
 
 
-def _hand(rules: "Rules"):
+def _hand(rules: Rules):
     yield Sentence("hand.fixed")
     if not rules.flip_allowed:
         yield Sentence("flip.none")
@@ -255,7 +256,7 @@ def _hand(rules: "Rules"):
         yield _counted("chips.scout_show", rules.sns_chips)
 
 
-def _turn(rules: "Rules"):
+def _turn(rules: Rules):
     yield Sentence("turn.order", {"first": _seat(rules.first_starting_seat)})
     yield Sentence("turn.show")
     wrap = _wrap_example(rules)
@@ -272,14 +273,14 @@ def _turn(rules: "Rules"):
         yield Sentence("turn.no_scout_show")
 
 
-def _wrap_example(rules: "Rules") -> tuple[int, ...] | None:
+def _wrap_example(rules: Rules) -> tuple[int, ...] | None:
     """A run that wraps from the highest number to the lowest, if the compiled rules accept one."""
     high, low = rules.highest, rules.lowest
     example = (high - 1, high, low)
     return example if rules.classify(example) == "run" else None
 
 
-def _strength(rules: "Rules"):
+def _strength(rules: Rules):
     """The comparison, stated only as far as the compiled rules confirm it on sample shows."""
     low, high = rules.lowest, rules.highest
     pair_low, pair_high = (low, low), (high, high)
@@ -314,13 +315,13 @@ def _strength(rules: "Rules"):
         yield Sentence("strength.plugins", {"names": hooked})
 
 
-def _round_end(rules: "Rules"):
+def _round_end(rules: Rules):
     conditions = [Sentence("end.condition", {"description": c.description}) for _, c in rules.end_conditions]
     yield Sentence("end.intro", items=tuple(conditions))
     yield Sentence("end.cap", {"turns": rules.max_turns})
 
 
-def _scoring(rules: "Rules"):
+def _scoring(rules: Rules):
     points = [
         Sentence(message, {"points": value})
         for message, value in (
@@ -344,7 +345,7 @@ def _scoring(rules: "Rules"):
         yield Sentence("score.plugins", {"names": sorted(adjusting)})
 
 
-def _game(rules: "Rules"):
+def _game(rules: Rules):
     if rules.round_count is None:
         yield Sentence("game.rounds_per_player")
     else:
@@ -360,7 +361,7 @@ def _game(rules: "Rules"):
     yield Sentence("game.winner")
 
 
-def _plugins(rules: "Rules"):
+def _plugins(rules: Rules):
     entries = [plugin_ref(item) for item in rules.spec.doc.get("plugins", [])]
     entries = [(name, config) for name, config in entries if name != "builtin"]
     if not entries:

@@ -8,8 +8,8 @@ keys of `legal.py` instead of calling the hooks at all.
 
 from __future__ import annotations
 
-from .hookspecs import EndCondition, ShowInfo, hookimpl
-from .shows import builtin_key, builtin_kind
+from scoutlab.engine.shows import builtin_key, builtin_kind
+from scoutlab.host.hookspecs import EndCondition, ShowInfo, hookimpl
 
 
 @hookimpl(trylast=True)

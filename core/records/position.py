@@ -17,21 +17,23 @@ from __future__ import annotations
 import functools
 import json
 import os
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import TYPE_CHECKING, Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 import jsonschema
 
-from . import yamlsrc
-from .cards import format_hand, identity, parse_card, top
-from .limits import MAX_POSITION_BYTES, InputTooLarge, check_size, excerpt, read_capped
-from .spec import Problem, SpecError
-from .yamlsrc import JsonPath, render_path
+from scoutlab.base.limits import MAX_POSITION_BYTES, InputTooLarge, check_size, excerpt, read_capped
+from scoutlab.engine.cards import format_hand, identity, parse_card, top
+from scoutlab.rules import load_rules
+from scoutlab.spec import source as yamlsrc
+from scoutlab.spec.source import JsonPath, render_path
+from scoutlab.spec.variant import Problem, SpecError
 
 if TYPE_CHECKING:
-    from .rules import Rules
-    from .state import GameState
+    from scoutlab.engine.state import GameState
+    from scoutlab.rules import Rules
 
 __all__ = [
     "POSITION_SCHEMA_ID",
@@ -57,7 +59,7 @@ class PositionError(ValueError):
 # --------------------------------------------------------------------------- loading
 
 
-def load_position(path_or_text: str | os.PathLike[str], rules: "Rules | None" = None) -> "GameState":
+def load_position(path_or_text: str | os.PathLike[str], rules: Rules | None = None) -> GameState:
     """A GameState from a position file's path or from position text (YAML); raises PositionError.
 
     A path names an existing file or ends in .yaml or .yml; anything else is text. Pass
@@ -88,7 +90,7 @@ def _is_path(value: str | os.PathLike[str]) -> bool:
     return "\n" not in value and (os.path.isfile(value) or value.endswith((".yaml", ".yml")))
 
 
-def _load_text(text: str, source: str, base_dir: str | None, rules: "Rules | None") -> "GameState":
+def _load_text(text: str, source: str, base_dir: str | None, rules: Rules | None) -> GameState:
     parsed = yamlsrc.parse(text)
     where = _Where(source, parsed.lines)
     problems = [Problem(source, f.line, render_path(f.path), f.message) for f in parsed.findings]
@@ -105,11 +107,11 @@ def position_from_data(
     lines: Mapping[JsonPath, int] | None = None,
     at: JsonPath = (),
     base_dir: str | None = None,
-    rules: "Rules | None" = None,
-) -> "GameState":
+    rules: Rules | None = None,
+) -> GameState:
     """A GameState from an already-parsed position (e.g. one inline in a scenario file); raises PositionError.
 
-    `lines` (from scoutlab.yamlsrc) and `at`, the position's path inside its document,
+    `lines` (from scoutlab.spec.source) and `at`, the position's path inside its document,
     let problems point at the right line of `source`; `rules` as for `load_position`.
     """
     return _build(data, _Where(source, lines or {}, at), base_dir, rules)
@@ -138,7 +140,7 @@ class _Where:
             raise PositionError(sorted(self.problems, key=lambda p: p.line or 0))
 
 
-def _build(data: Any, where: _Where, base_dir: str | None, rules: "Rules | None") -> "GameState":
+def _build(data: Any, where: _Where, base_dir: str | None, rules: Rules | None) -> GameState:
     if not isinstance(data, dict):
         # Text that reads as one word was probably meant as a file name; a file's own text is never quoted.
         named = isinstance(data, str) and "\n" not in data and where.source == "<position>"
@@ -254,8 +256,7 @@ def _with_defaults(data: dict[str, Any]) -> dict[str, Any]:
     return doc
 
 
-def _load_variant(name: str, where: _Where, base_dir: str | None) -> "Rules":
-    from .rules import load_rules
+def _load_variant(name: str, where: _Where, base_dir: str | None) -> Rules:
 
     target = name
     if base_dir is not None and ("/" in name or name.endswith((".yaml", ".yml"))) and not os.path.isabs(name):
@@ -272,7 +273,7 @@ def _load_variant(name: str, where: _Where, base_dir: str | None) -> "Rules":
 class _Setup:
     """Reads a schema-valid position against its variant, noting every problem, then builds the state."""
 
-    def __init__(self, rules: "Rules", doc: dict[str, Any], where: _Where):
+    def __init__(self, rules: Rules, doc: dict[str, Any], where: _Where):
         self.rules, self.doc, self.where = rules, doc, where
         hands_given = len(doc["hands"])
         n = self.players = doc.get("players", hands_given)
@@ -415,7 +416,7 @@ class _Setup:
 
     # -- the state -------------------------------------------------------------------------
 
-    def state(self) -> "GameState":
+    def state(self) -> GameState:
         rules, n = self.rules, self.players
         state = rules.new_game(n, self.doc["seed"])
         unseen = [c for c in rules.deck_for(n) if c not in self.seen]
@@ -451,7 +452,7 @@ class _Setup:
         state.refresh()
         return state
 
-    def _set_pool(self, state: "GameState", present: list[int], set_aside: list[int]) -> None:
+    def _set_pool(self, state: GameState, present: list[int], set_aside: list[int]) -> None:
         """A variant that shuffles once deals later rounds from the cards set aside: lay out its pool so."""
         dealt = (self.round + 1) * self.players * self.rules.hand_size[self.players]
         if len(present) > dealt and self.round + 1 < state.rounds:
@@ -466,7 +467,7 @@ class _Setup:
 # --------------------------------------------------------------------------- dumping
 
 
-def dump_position(state: "GameState") -> str:
+def dump_position(state: GameState) -> str:
     """The position of a state as YAML text that `load_position` reads back to the same state.
 
     The cards set aside are not written: on loading, every card the position does not
@@ -507,7 +508,7 @@ def dump_position(state: "GameState") -> str:
     return "\n".join(lines) + "\n"
 
 
-def _variant_ref(rules: "Rules") -> str:
+def _variant_ref(rules: Rules) -> str:
     """A shipped variant by name; a spec file by absolute path, so the position loads from anywhere."""
     source = rules.spec.source
     return os.path.abspath(source) if os.path.isfile(source) else rules.name

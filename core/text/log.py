@@ -6,11 +6,11 @@ change shows up as a readable difference.
 
 from __future__ import annotations
 
-from typing import Iterator, Sequence
+from collections.abc import Iterator, Sequence
 
-from .actions import Scout, ScoutShow, Show, format_action
-from .cards import flipped, format_card, format_hand
-from .state import GameState, RoundEnd
+from scoutlab.engine.actions import Scout, ScoutShow, Show, format_action
+from scoutlab.engine.cards import flipped, format_card, format_hand
+from scoutlab.engine.state import GameState, RoundEnd
 
 
 def seat_name(seat: int) -> str:

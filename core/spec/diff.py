@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import fnmatch
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
-from .yamlsrc import render_path
+from scoutlab.spec.source import render_path
 
 if TYPE_CHECKING:
-    from .spec import Spec
+    from scoutlab.spec.variant import Spec
 
 NOT_RULES = ("name", "description")
 # Compared as a whole: one line per player count reads better than one per list inside it.
@@ -53,7 +54,7 @@ def diff_docs(a: dict[str, Any], b: dict[str, Any]) -> list[Difference]:
     return found
 
 
-def diff_specs(a: "Spec", b: "Spec") -> list[Difference]:
+def diff_specs(a: Spec, b: Spec) -> list[Difference]:
     """Every rule difference between two loaded specs."""
     return diff_docs(a.doc, b.doc)
 

@@ -14,17 +14,24 @@ import contextlib
 import difflib
 import json
 import sys
+from collections.abc import Callable
 from dataclasses import asdict
-from typing import TYPE_CHECKING, Any, Callable, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from . import __version__
-from .actions import format_action, parse_action
-from .cards import format_card
-from .limits import MAX_PROTOCOL_LINE, excerpt, loads_json
+from scoutlab import __version__
+from scoutlab.base.errors import user_errors
+from scoutlab.base.limits import MAX_PROTOCOL_LINE, excerpt, loads_json
+from scoutlab.engine.actions import format_action, parse_action
+from scoutlab.engine.cards import format_card
+from scoutlab.engine.state import IllegalAction
+from scoutlab.records.position import load_position, position_from_data
+from scoutlab.rules import load_rules
+from scoutlab.spec.variant import shipped_variants
+from scoutlab.text.log import describe_action
 
 if TYPE_CHECKING:
-    from .rules import Rules
-    from .state import GameState, RoundEnd, View
+    from scoutlab.engine.state import GameState, RoundEnd, View
+    from scoutlab.rules import Rules
 
 PROTOCOL_VERSION = 1
 
@@ -41,12 +48,12 @@ def cards_json(cards) -> list[str]:
     return [format_card(c) for c in cards]
 
 
-def round_end_json(end: "RoundEnd") -> dict[str, Any]:
+def round_end_json(end: RoundEnd) -> dict[str, Any]:
     """A finished round: why it ended, the seat spared the hand penalty, and each seat's score."""
     return {key: list(value) if isinstance(value, tuple) else value for key, value in asdict(end).items()}
 
 
-def view_to_json(view: "View", rules: "Rules") -> dict[str, Any]:
+def view_to_json(view: View, rules: Rules) -> dict[str, Any]:
     """Everything one seat may know (RULES.md 10.9), as JSON: cards and actions in notation, seats from 0."""
     decode = rules.codec.decode
     return {
@@ -76,7 +83,7 @@ def view_to_json(view: "View", rules: "Rules") -> dict[str, Any]:
     }
 
 
-def action_code(rules: "Rules", text: str) -> int:
+def action_code(rules: Rules, text: str) -> int:
     """The code of an action written in notation; NotationError if no hand of this variant could hold it."""
     return rules.codec.encode(parse_action(text))
 
@@ -141,7 +148,6 @@ class EngineSession:
 
     def hello(self, request: dict[str, Any]) -> dict[str, Any]:
         """Who is speaking: name, version, protocol version, commands and shipped variants."""
-        from .spec import shipped_variants
 
         return {
             "engine": "scoutlab",
@@ -153,7 +159,6 @@ class EngineSession:
 
     def new_game(self, request: dict[str, Any]) -> dict[str, Any]:
         """Deal a new game: `variant` (name or spec path), `players`, `seed`."""
-        from .rules import load_rules
 
         variant = _field(request, "variant", str, "official")
         rules = load_rules(variant)
@@ -165,7 +170,6 @@ class EngineSession:
 
     def position(self, request: dict[str, Any]) -> dict[str, Any]:
         """Set up a position (docs/positions.md): `position` is YAML text or the same document as a JSON object."""
-        from .position import load_position, position_from_data
 
         position = request.get("position")
         if isinstance(position, dict):
@@ -192,7 +196,6 @@ class EngineSession:
 
     def act(self, request: dict[str, Any]) -> dict[str, Any]:
         """Play `action` (notation, or an int action code) for the seat to act."""
-        from .log import describe_action
 
         state = self._game()
         if state.is_over:
@@ -202,10 +205,9 @@ class EngineSession:
             raise ProtocolError("act needs \"action\": a move in notation, e.g. \"show 2-3\"")
         if isinstance(action, int) and not 0 <= action < state.rules.codec.size:
             raise ProtocolError(f"action code {excerpt(action)} does not exist: codes run from 0 to {state.rules.codec.size - 1}")
-        code = action if isinstance(action, int) else action_code(state.rules, action)
+        code = action if isinstance(action, int) else state.code(action)
         seat, rounds_ended = state.to_act, len(state.round_ends)
         if code not in state.legal_actions():
-            from .state import IllegalAction
 
             raise IllegalAction(state.explain(code))
         detail = describe_action(state, code)
@@ -222,7 +224,7 @@ class EngineSession:
 
     # -- helpers -------------------------------------------------------------------------
 
-    def _game(self) -> "GameState":
+    def _game(self) -> GameState:
         if self.state is None:
             raise ProtocolError("no game yet: send new_game first")
         return self.state
@@ -271,8 +273,6 @@ def _json_kind(value: Any) -> str:
 
 
 def _error_text(exc: Exception) -> str:
-    from .cli import user_errors
-
     if isinstance(exc, (ProtocolError, *user_errors())):
         return _cut(str(exc))
     return f"internal error ({type(exc).__name__}: {_cut(str(exc), 200)}); the engine is still running"

@@ -6,24 +6,18 @@ comparison results are cached by their arguments, so implementations must be pur
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 import pluggy
 
+from scoutlab.base.values import EndCondition, RoundEnd, ShowInfo
+
 if TYPE_CHECKING:
-    from .events import Event
-    from .rounds import RoundEnd
-    from .state import GameState
+    from scoutlab.engine.events import Event
+    from scoutlab.engine.state import GameState
 
 hookspec = pluggy.HookspecMarker("scoutlab")
 hookimpl = pluggy.HookimplMarker("scoutlab")
-
-
-class ShowInfo(NamedTuple):
-    """A show as the comparison hooks see it: top numbers left to right, and its kind."""
-
-    values: tuple[int, ...]
-    kind: str  # "set" or "run" (or a kind a plugin invents)
 
 
 @hookspec(firstresult=True)
@@ -49,7 +43,7 @@ def scoutlab_show_beats(show: ShowInfo, active: ShowInfo) -> bool | None:
 
 
 @hookspec
-def scoutlab_end_conditions() -> dict[str, "EndCondition"]:
+def scoutlab_end_conditions() -> dict[str, EndCondition]:
     """Offer named round-end conditions; a spec puts them in force by listing their names.
 
     Called once per compiled spec. Each condition is checked after every action of a round.
@@ -57,7 +51,7 @@ def scoutlab_end_conditions() -> dict[str, "EndCondition"]:
 
 
 @hookspec
-def scoutlab_score_round(state: "GameState", end: "RoundEnd") -> list[int] | None:
+def scoutlab_score_round(state: GameState, end: RoundEnd) -> list[int] | None:
     """Return points to add to each seat's round score (one int per seat), or None.
 
     Called once when a round ends, after the spec's own scoring; every plugin's
@@ -66,7 +60,7 @@ def scoutlab_score_round(state: "GameState", end: "RoundEnd") -> list[int] | Non
 
 
 @hookspec
-def scoutlab_game_event(event: "Event", state: "GameState") -> None:
+def scoutlab_game_event(event: Event, state: GameState) -> None:
     """Observe the game: called after every action, round end and game end. Return nothing.
 
     Called only when some plugin implements it, so observers cost nothing otherwise.
@@ -81,10 +75,3 @@ def scoutlab_bots() -> dict[str, object]:
     `act(view) -> action code` method, and sees nothing but the View of its seat.
     """
 
-
-class EndCondition(NamedTuple):
-    """A round-end condition: `check(state)` runs after each action, with the turn already passed on."""
-
-    check: object  # Callable[[GameState], bool]
-    exempts_last_show_owner: bool
-    description: str

@@ -9,39 +9,15 @@ through `GameState.legal_actions` or `GameState.apply`, and puts the state back 
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pluggy
 
-from .hookspecs import EndCondition
-from .plugin_host import PluginError
+from scoutlab.base.errors import HookError
+from scoutlab.base.values import EndCondition, RoundEnd
 
 TRUSTED = "builtin"
-
-
-class HookError(PluginError):
-    """A plugin's hook raised or returned a value of the wrong kind."""
-
-    def __init__(self, plugin: str, hook: str, asked: str | None, problem: str):
-        super().__init__(plugin, hook, asked, problem)
-        self.plugin = plugin
-        self.hook = hook
-        self.asked = asked  # the arguments that matter, e.g. "values=(1, 2, 3)"; None: not a hook call
-        self.problem = problem  # "raised ZeroDivisionError: ..." or "returned 'x'; expected ..."
-        self.where: str | None = None  # the position, filled in by the engine
-
-    def locate(self, where: str) -> "HookError":
-        """Say where in a game this happened; the outermost caller knows best, so it wins."""
-        self.where = where
-        return self
-
-    def __str__(self) -> str:
-        asked = "" if self.asked is None else f"({self.asked})"
-        at = f" at {self.where}" if self.where else ""
-        return f"plugin {self.plugin!r} {self.problem} in {self.hook}{asked}{at}"
-
-
-# -- what each hook may return (None always means "no answer") ------------------------------------
 
 
 def _kind_string(value: Any, kwargs: dict) -> str | None:
@@ -97,8 +73,6 @@ def describe_arguments(kwargs: dict[str, Any]) -> str:
 
 
 def _brief(value: Any) -> str:
-    from .state import RoundEnd  # the engine imports this module first
-
     if isinstance(value, RoundEnd):  # its counts per seat are in the state; the outcome is what matters
         return f"round {value.round + 1} ended by {value.reason}, scores {list(value.scores)}"
     return repr(value)
@@ -114,7 +88,8 @@ def guard(pm: pluggy.PluginManager) -> pluggy.PluginManager:
             continue
         for impl in caller.get_hookimpls():
             if impl.plugin_name != TRUSTED and not (impl.hookwrapper or impl.wrapper):
-                impl.function = _guarded(impl.plugin_name, caller.name, impl.argnames, impl.function)
+                # pluggy offers no way to wrap an implementation, and marks the attribute final.
+                impl.function = _guarded(impl.plugin_name, caller.name, impl.argnames, impl.function)  # type: ignore[misc]
     return pm
 
 

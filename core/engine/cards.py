@@ -7,7 +7,7 @@ engine's hot loop free of object allocation.
 
 from __future__ import annotations
 
-from .limits import excerpt
+from scoutlab.base.limits import excerpt
 
 SHIFT = 5
 MASK = (1 << SHIFT) - 1

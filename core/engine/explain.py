@@ -4,25 +4,33 @@ One implementation for every screen. `why_illegal` is what `state.explain` says,
 quoted in front (`'show 2-3': a single 9 is not stronger than ...`); `reason` is the same
 sentence without the move, for a screen that shows it beside the cards (the browser game).
 Both take a `scoutlab.i18n` gettext `_`; without one they speak English. The English
-sentences are the message ids of the catalogs (core/locale, see docs/i18n.md).
+sentences are the message ids of the catalogs (core/text/locale, see docs/i18n.md).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
-from .actions import RIGHT, Flip, Scout, ScoutShow, Show, format_action
-from .cards import flipped, top
-from .i18n import DEFAULT, Gettext, gettext_for
+from scoutlab.engine.actions import RIGHT, Action, Flip, Scout, ScoutShow, Show, format_action
+from scoutlab.engine.cards import flipped, top
+
+Gettext = Callable[..., str]  # scoutlab.text.i18n.gettext_for(lang) makes one
+
+
+def english(message: str, **values: object) -> str:
+    """The catalogs' message ids are the English sentences, so formatting one is speaking English."""
+    return message.format(**values) if values else message
+
 
 if TYPE_CHECKING:
-    from .rules import Rules
-    from .state import GameState, RoundEnd
+    from scoutlab.engine.state import GameState, RoundEnd
+    from scoutlab.rules import Rules
 
 
 def describe_show(values: Sequence[int], kind: str | None, _: Gettext | None = None) -> str:
     """`a single 7`, `a set of 2 × 5`, `a run of 3 from 4 to 6`, from a show's top numbers and kind."""
-    _ = _ or gettext_for(DEFAULT)
+    _ = _ or english
     values = tuple(values)
     if len(values) == 1:
         return _("a single {number}", number=values[0])
@@ -34,9 +42,9 @@ def describe_show(values: Sequence[int], kind: str | None, _: Gettext | None = N
     return f"{kind} {numbers}" if kind else numbers  # a kind only a plugin knows goes by the plugin's own word
 
 
-def end_reason(end: "RoundEnd", rules: "Rules", _: Gettext | None = None) -> str:
+def end_reason(end: RoundEnd, rules: Rules, _: Gettext | None = None) -> str:
     """Why a round ended, in the words of the seeds where they have them."""
-    _ = _ or gettext_for(DEFAULT)
+    _ = _ or english
     known = {
         "hand_emptied": _("a hand was emptied by a show."),
         "everyone_scouted": _("nobody beat the last show, so the round ended."),
@@ -50,19 +58,25 @@ def end_reason(end: "RoundEnd", rules: "Rules", _: Gettext | None = None) -> str
     return next((c.description for name, c in rules.end_conditions if name == end.reason), end.reason)
 
 
-def why_illegal(state: "GameState", code: int, _: Gettext | None = None) -> str:
+def why_illegal(state: GameState, code: int, _: Gettext | None = None) -> str:
     """Why the seat to act may not play `code`, the move quoted in front: what `state.explain` says."""
-    move, sentence = _refusal(state, code, _ or gettext_for(DEFAULT))
+    move, sentence = _refusal(state, code, _ or english)
     return f"{move!r}: {sentence}" if move else sentence
 
 
-def reason(state: "GameState", code: int, _: Gettext | None = None) -> str:
+def reason(state: GameState, code: int, _: Gettext | None = None) -> str:
     """The rule `code` breaks as a sentence of its own, without the move in front: `A single 9 is ...`."""
-    _move, sentence = _refusal(state, code, _ or gettext_for(DEFAULT))
+    _move, sentence = _refusal(state, code, _ or english)
     return sentence[:1].upper() + sentence[1:] + "."
 
 
-def _refusal(state: "GameState", code: int, _: Gettext) -> tuple[str | None, str]:
+def why_illegal_action(state: GameState, action: Action, _: Gettext | None = None) -> str:
+    """`why_illegal` for a parsed action, also one no code stands for (`show 99`: no hand is that long)."""
+    move, sentence = _refusal_of(state, action, _ or english)
+    return f"{move!r}: {sentence}" if move else sentence
+
+
+def _refusal(state: GameState, code: int, _: Gettext) -> tuple[str | None, str]:
     """(the move in notation, the rule it breaks); no move where the sentence names it itself or needs none."""
     if state.is_over:
         return None, _("the game is over")
@@ -70,6 +84,12 @@ def _refusal(state: "GameState", code: int, _: Gettext) -> tuple[str | None, str
         action = state.rules.codec.decode(code)
     except ValueError as exc:
         return None, str(exc)
+    return _refusal_of(state, action, _)
+
+
+def _refusal_of(state: GameState, action: Action, _: Gettext) -> tuple[str | None, str]:
+    if state.is_over:
+        return None, _("the game is over")
     move = format_action(action)
     seat = state.to_act
     if state.phase == "flip":
@@ -86,7 +106,7 @@ def _refusal(state: "GameState", code: int, _: Gettext) -> tuple[str | None, str
     return (move, sentence) if sentence else (None, _("{move} is not legal here", move=repr(move)))
 
 
-def _why_scout_and_show(state: "GameState", seat: int, hand: list[int], active: list[int],
+def _why_scout_and_show(state: GameState, seat: int, hand: list[int], active: list[int],
                         action: Scout | ScoutShow, _: Gettext) -> str | None:
     scout = action.scout if isinstance(action, ScoutShow) else action
     sentence = _why_scout(state, seat, hand, scout, _)
@@ -105,7 +125,7 @@ def _why_scout_and_show(state: "GameState", seat: int, hand: list[int], active: 
     return _why_show(state, hand, action.show, active, True, _)
 
 
-def _why_scout(state: "GameState", seat: int, hand: list[int], scout: Scout, _: Gettext) -> str | None:
+def _why_scout(state: GameState, seat: int, hand: list[int], scout: Scout, _: Gettext) -> str | None:
     if not state.active:
         return _("there is no active set to scout from")
     if state.active_owner == seat:
@@ -119,7 +139,7 @@ def _why_scout(state: "GameState", seat: int, hand: list[int], scout: Scout, _: 
     return None
 
 
-def _why_show(state: "GameState", hand: list[int], show: Show, active: list[int], after_scout: bool,
+def _why_show(state: GameState, hand: list[int], show: Show, active: list[int], after_scout: bool,
               _: Gettext) -> str | None:
     if show.start + show.length > len(hand):
         if after_scout:

@@ -7,9 +7,10 @@ observer runs after every action, and making the event was most of what it cost.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, Mapping, NamedTuple
+from typing import Any, NamedTuple
 
 
 class Event(NamedTuple):

@@ -8,73 +8,29 @@ for the seat to act; `view(seat)` is everything that seat may know (RULES.md 10.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from .actions import FLIP, KEEP, SHOW_BASE, format_action
-from .cards import MASK, SHIFT, flipped, format_hand
-from .events import Event, action_event, game_event
-from .hookguard import HookError, call_checked, raised, wrong_answer
-from .native import legal
+from scoutlab.base.errors import HookError, IllegalAction, NotationError
+from scoutlab.base.values import Move, RoundEnd, RoundFacts, View
+from scoutlab.engine.actions import FLIP, KEEP, SHOW_BASE, format_action, parse_action
+from scoutlab.engine.cards import MASK, SHIFT, flipped, format_hand
+from scoutlab.engine.events import Event, action_event, game_event
+from scoutlab.engine.explain import why_illegal, why_illegal_action
+from scoutlab.engine.native import legal
 
 if TYPE_CHECKING:
-    from .rules import Rules
+    from scoutlab.rules import Rules
 
 FLIPPING, PLAYING, OVER = "flip", "play", "over"
 TURN_CAP = "turn_cap"
 NO_LEGAL_ACTION = "no_legal_action"
 
 
-class IllegalAction(ValueError):
-    """An action the rules do not allow here; the message names the rule."""
-
-
-@dataclass(frozen=True)
-class RoundEnd:
-    """How a round ended and what each seat scored in it."""
-
-    round: int
-    reason: str  # an end condition's name, "turn_cap" or "no_legal_action"
-    exempt: int | None  # the seat spared the penalty for cards in hand
-    scores: tuple[int, ...]
-    captured: tuple[int, ...]
-    chips_received: tuple[int, ...]
-    chips_held: tuple[int, ...]
-    cards_in_hand: tuple[int, ...]
-    turns: int
-
-
-@dataclass(frozen=True)
-class View:
-    """What one seat may know: its own hand, the table, every seat's counts, the public history."""
-
-    seat: int
-    players: int
-    variant: str
-    round: int
-    rounds: int
-    phase: str
-    to_act: int
-    starting_seat: int
-    turn: int
-    hand: tuple[int, ...]
-    hand_sizes: tuple[int, ...]
-    active: tuple[int, ...]
-    active_owner: int | None
-    chips_received: tuple[int, ...]
-    chips_held: tuple[int, ...]
-    scout_show_chips: tuple[int, ...]
-    captured: tuple[int, ...]
-    totals: tuple[int, ...]
-    history: tuple[tuple[int, int, int], ...]  # (round, seat, action code), public to all
-    round_ends: tuple[RoundEnd, ...]
-    legal: tuple[int, ...]  # the seat's legal action codes when it is to act, else empty
-
-
 class GameState:
     """One game of a compiled variant for a number of players, from a seed."""
 
-    def __init__(self, rules: "Rules", players: int, seed: int):
+    def __init__(self, rules: Rules, players: int, seed: int):
         if players not in rules.players:
             allowed = ", ".join(map(str, rules.players))
             raise ValueError(f"variant {rules.name!r} is for {allowed} players, not {players}")
@@ -125,6 +81,8 @@ class GameState:
         self.last_shower = -1  # owner of the round's last show, for (ii) and the exemption
         self.last_seat = -1
         self.last_kind: str | None = None
+        self.last_scouted: int | None = None  # the card the last scout took, for `facts`
+        self.round_start = len(self.history)  # where this round's moves begin in the history
         self.captured: list[list[int]] = [[] for _ in range(n)]
         self.chips_received = [0] * n
         self.chips_held = [rules.scout_chips] * n
@@ -187,7 +145,7 @@ class GameState:
             beat = rules.strength(self.active[:-1] if end else self.active[1:])
             for flip, value in enumerate((taken >> SHIFT, flipped(taken) >> SHIFT)):
                 for gap in range(len(tops) + 1):
-                    base = codec.sns_base + codec.scout_index(end, flip, gap) * codec.sns_stride
+                    base = codec.sns_base + codec.scout_index(end, bool(flip), gap) * codec.sns_stride
                     before = len(out)
                     rules.append_shows(tops[:gap] + [value] + tops[gap:], beat, base, out)
                     if rules.sns_fallback and len(out) == before:
@@ -272,11 +230,18 @@ class GameState:
 
     def apply_text(self, text: str) -> int:
         """Parse the notation and apply it; returns the code. Raises NotationError or IllegalAction."""
-        from .actions import parse_action
-
-        code = self.rules.codec.encode(parse_action(text))
+        code = self.code(text)
         self.apply(code)
         return code
+
+    def code(self, text: str) -> int:
+        """The code of a move in notation. NotationError for text that is no move; IllegalAction, with
+        the reason for this hand, for a move no hand could hold (`show 99`), so every door says the same."""
+        action = parse_action(text)
+        try:
+            return self.rules.codec.encode(action)
+        except NotationError:
+            raise IllegalAction(why_illegal_action(self, action)) from None
 
     def _apply(self, code: int) -> None:
         seat = self.to_act
@@ -347,6 +312,7 @@ class GameState:
         side, gap = divmod(index, rules.codec.width + 1)
         end, flip = divmod(side, 2)
         taken = self.active.pop() if end else self.active.pop(0)
+        self.last_scouted = taken
         self.hands[seat].insert(gap, flipped(taken) if flip else taken)
         if rules.scout_pays:
             self.chips_held[seat] -= 1
@@ -388,7 +354,7 @@ class GameState:
             tuple(self.chips_received), tuple(self.chips_held), in_hand, self.turn,
         )
         if rules.scores_hooked:
-            adjusted = self._adjusted(scores, end)
+            adjusted = rules.adjusted_scores(self, end, scores)
             if adjusted != scores:  # replace() is slow, and most rounds no plugin adjusts anything
                 end = replace(end, scores=tuple(adjusted))
         self.round_ends.append(end)
@@ -404,22 +370,12 @@ class GameState:
             if rules.observed:
                 self._observe(game_event("game_end", self.round))
 
-    def _adjusted(self, scores: list[int], end: RoundEnd) -> list[int]:
-        """The scores plus every plugin's adjustment, the adjusters called as pluggy would, minus its overhead."""
-        arguments = {"state": self, "end": end}
-        for plugin, adjust, argnames in self.rules.score_adjusters:
-            # One int per seat, or None: call_checked refuses anything else, naming the plugin.
-            adjustment = call_checked(plugin, "scoutlab_score_round", adjust, argnames, arguments)
-            if adjustment is not None:
-                scores = [s + a for s, a in zip(scores, adjustment)]
-        return scores
-
     def _observe(self, event: Event) -> None:
         """Tell the observers, called directly rather than through pluggy since this runs after every action.
 
-        Their hookguard wrappers are skipped too: `_observer_failed` makes the same checks, and
+        Their guard wrappers are skipped too: `_observer_failed` makes the same checks, and
         costs nothing unless one fails. `_apply` repeats this loop inline for actions; going
-        through `hookguard.call_checked` here instead cost 0.4% more per decision (hand flips).
+        through `guard.call_checked` here instead cost 0.4% more per decision (hand flips).
         """
         for plugin, observe in self.rules.observers:
             try:
@@ -433,10 +389,47 @@ class GameState:
         """Raise the HookError for an observer that raised `exc` or answered something other than None."""
         if isinstance(exc, HookError):
             raise exc  # already names its plugin (e.g. a game played inside an observer)
-        arguments = {"event": event, "state": self}
-        if exc is not None:
-            raise raised(plugin, "scoutlab_game_event", arguments, exc) from exc
-        raise wrong_answer(plugin, "scoutlab_game_event", arguments, answer)
+        # The plugin host words the error; the rules carry it here, so the engine needs no host import.
+        raise self.rules.observer_error(plugin, event, self, exc, answer) from exc
+
+    # -- the round's facts, for plugins ------------------------------------------------------------
+
+    @property
+    def facts(self) -> RoundFacts:
+        """This round so far by name: moves per seat and kind, the turn, and the last move parsed.
+
+        Counted from the history, continuing from the last answer: asking after every action
+        (as an end condition does) costs one step each time, not a rescan of the round.
+        """
+        counted, facts = getattr(self, "_facts", (self.round_start, None))
+        if facts is None or facts.round != self.round or counted < self.round_start:
+            counted, facts = self.round_start, None
+        if facts is not None and counted == len(self.history):
+            return facts
+        kinds = {"show": 0, "scout": 1, "scout_and_show": 2}
+        tallies = [list(facts.shows), list(facts.scouts), list(facts.scout_shows)] if facts else [[0] * self.players for _ in kinds]
+        codec = self.rules.codec
+        for _, seat, code in self.history[counted:]:
+            if code >= SHOW_BASE:  # hand-flip choices are not moves
+                tallies[kinds[codec.kind(code)]][seat] += 1
+        last = self._last_move()
+        shows, scouts, scout_shows = (tuple(t) for t in tallies)
+        facts = RoundFacts(self.round, sum(shows) + sum(scouts) + sum(scout_shows), scouts, shows, scout_shows, last)
+        self._facts = (len(self.history), facts)
+        return facts
+
+    def _last_move(self) -> Move | None:
+        """The round's last move, while it is still the last: its cards are read off the table."""
+        if self.last_seat < 0 or len(self.history) <= self.round_start:
+            return None
+        _, seat, code = self.history[-1]
+        codec = self.rules.codec
+        kind = codec.kind(code)
+        if kind == "flip":
+            return None
+        action = codec.decode(code)
+        showed = kind == "show" or (kind == "scout_and_show" and self.last_kind == "scout_and_show")
+        return Move(seat, kind, action, tuple(self.active) if showed else (), None if kind == "show" else self.last_scouted)
 
     @property
     def is_over(self) -> bool:
@@ -479,8 +472,6 @@ class GameState:
 
     def explain(self, code: int) -> str:
         """Why this action is not legal here, in the words of the rules."""
-        from .explain import why_illegal
-
         return why_illegal(self, code)
 
     def format(self, code: int) -> str:
@@ -494,4 +485,4 @@ class GameState:
         )
 
 
-__all__ = ["FLIPPING", "PLAYING", "OVER", "GameState", "IllegalAction", "RoundEnd", "View"]
+__all__ = ["FLIPPING", "OVER", "PLAYING", "GameState", "IllegalAction", "RoundEnd", "View"]

@@ -7,9 +7,9 @@ what could the hooks be asked) and walks the trie of hook answers when plugins d
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
-from .legal import run_key, set_key
+from scoutlab.engine.legal import run_key, set_key
 
 
 def builtin_kind(values: tuple[int, ...] | list[int]) -> str:
@@ -36,7 +36,7 @@ def builtin_show_domain(lowest: int, highest: int) -> tuple[list[tuple[int, ...]
     longest = highest - lowest + 1
     shows: list[tuple[int, ...]] = []
     extensions: list[tuple[int, ...]] = []
-    grow = [(v,) for v in numbers]
+    grow: list[tuple[int, ...]] = [(v,) for v in numbers]
     while grow:
         values = grow.pop()
         if builtin_kind(values) == "invalid":
@@ -65,7 +65,7 @@ class ShowNode:
     one dict lookup per card instead of building a tuple and calling a hook.
     """
 
-    __slots__ = ("values", "kind", "children", "verdicts")
+    __slots__ = ("children", "kind", "values", "verdicts")
 
     def __init__(self, values: tuple[int, ...], kind: str | None):
         self.values = values
@@ -95,8 +95,8 @@ def append_general_shows(
             node = child if child is not None else grow(node, tops[j])
             if node.kind is None:
                 break  # every prefix of a show is a show, so nothing longer can be one
-            if verdicts is None:
-                out.append(row + j - i)
+            if active is None or verdicts is None:
+                out.append(row + j - i)  # an empty table: any show will do
                 continue
             verdict = verdicts.get(id(node))
             if verdict is None:

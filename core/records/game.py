@@ -20,22 +20,28 @@ import functools
 import json
 import os
 import sys
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import jsonschema
 
-from . import __version__
-from .actions import NotationError, parse_action
-from .cards import format_hand
-from .limits import MAX_RECORD_BYTES, InputTooLarge, excerpt, loads_json, read_capped
-from .yamlsrc import render_path
+from scoutlab import __version__
+from scoutlab.base.limits import MAX_RECORD_BYTES, InputTooLarge, excerpt, loads_json, read_capped
+from scoutlab.engine.actions import NotationError, parse_action
+from scoutlab.engine.cards import format_hand
+from scoutlab.engine.state import IllegalAction
+from scoutlab.match import make_bots, play_game
+from scoutlab.rules import Rules, load_rules
+from scoutlab.spec.source import render_path
+from scoutlab.spec.variant import SpecError, load_spec_text, shipped_variants
+from scoutlab.text.log import game_log, replay_steps
 
 if TYPE_CHECKING:
-    from .rules import Rules
-    from .state import GameState, RoundEnd
+    from scoutlab.engine.state import GameState, RoundEnd
+    from scoutlab.rules import Rules
 
 RECORD_VERSION = 1
 RECORD_SCHEMA_ID = f"https://scoutlab.dev/schemas/record/{RECORD_VERSION}.json"
@@ -63,7 +69,7 @@ class Divergence:
 class ReplayResult:
     """The replayed game (up to the divergence, if any) and the first divergence, or None."""
 
-    state: "GameState"
+    state: GameState
     divergence: Divergence | None
 
     @property
@@ -74,7 +80,7 @@ class ReplayResult:
 # --------------------------------------------------------------------------- writing
 
 
-def game_record(state: "GameState", bot_names: Sequence[str] = ()) -> dict[str, Any]:
+def game_record(state: GameState, bot_names: Sequence[str] = ()) -> dict[str, Any]:
     """The record of a finished game; `bot_names` says who played each seat (may be empty)."""
     if not state.is_over:
         raise ValueError(f"only a finished game has a record; this one is in round {state.round + 1} of {state.rounds}")
@@ -103,7 +109,7 @@ def game_record(state: "GameState", bot_names: Sequence[str] = ()) -> dict[str, 
     }
 
 
-def _end_fields(end: "RoundEnd") -> dict[str, Any]:
+def _end_fields(end: RoundEnd) -> dict[str, Any]:
     fields = {name: getattr(end, name) for name in END_FIELDS}
     return {name: list(value) if isinstance(value, tuple) else value for name, value in fields.items()}
 
@@ -191,9 +197,8 @@ def _listing(problems: list[str]) -> str:
 # --------------------------------------------------------------------------- replaying
 
 
-def rules_from_record(record: dict[str, Any], source: str = "<record>") -> "Rules":
+def rules_from_record(record: dict[str, Any], source: str = "<record>") -> Rules:
     """Compile the record's embedded variant; a variant this scoutlab cannot play raises RecordError."""
-    from .spec import SpecError
 
     try:
         return _compiled(json.dumps(record["variant"], sort_keys=True))
@@ -203,11 +208,9 @@ def rules_from_record(record: dict[str, Any], source: str = "<record>") -> "Rule
 
 
 @functools.lru_cache(maxsize=16)  # Rules are read-only, so games of one variant share them
-def _compiled(variant_json: str) -> "Rules":
+def _compiled(variant_json: str) -> Rules:
     import yaml
 
-    from .rules import Rules
-    from .spec import load_spec_text
 
     return Rules(load_spec_text(yaml.safe_dump(json.loads(variant_json)), filename="variant"))
 
@@ -228,7 +231,7 @@ def replay_record(record: dict[str, Any], source: str = "<record>") -> ReplayRes
     return ReplayResult(state, _first_divergence(state, record))
 
 
-def _first_divergence(state: "GameState", record: dict[str, Any]) -> Divergence | None:
+def _first_divergence(state: GameState, record: dict[str, Any]) -> Divergence | None:
     """Play the record's actions into `state`, stopping at the first difference."""
     for index, recorded in enumerate(record["rounds"]):
         at = f"$.rounds[{index}]"
@@ -253,7 +256,7 @@ def _first_divergence(state: "GameState", record: dict[str, Any]) -> Divergence 
     return None
 
 
-def _deal_divergence(state: "GameState", deal: list[list[str]], at: str, index: int) -> Divergence | None:
+def _deal_divergence(state: GameState, deal: list[list[str]], at: str, index: int) -> Divergence | None:
     dealt = state.deals[index]
     if len(deal) != len(dealt):
         return Divergence(f"{at}.deal", f"round {index + 1}: the record deals {len(deal)} hands, but there are {len(dealt)} seats")
@@ -271,8 +274,7 @@ def _deal_divergence(state: "GameState", deal: list[list[str]], at: str, index: 
     return None
 
 
-def _actions_divergence(state: "GameState", actions: list[dict[str, Any]], at: str, index: int) -> Divergence | None:
-    from .state import IllegalAction
+def _actions_divergence(state: GameState, actions: list[dict[str, Any]], at: str, index: int) -> Divergence | None:
 
     for k, recorded in enumerate(actions):
         where = f"{at}.actions[{k}]"
@@ -317,7 +319,7 @@ END_LABELS = {
 }
 
 
-def _end_divergence(end: "RoundEnd", recorded: dict[str, Any], at: str, index: int) -> Divergence | None:
+def _end_divergence(end: RoundEnd, recorded: dict[str, Any], at: str, index: int) -> Divergence | None:
     replayed = _end_fields(end)
     for name in END_FIELDS:
         if recorded[name] != replayed[name]:
@@ -346,8 +348,6 @@ PLAYTHROUGH_ROW = 20  # legal-action counts per line
 
 def playthrough_targets() -> list[tuple[str, int]]:
     """(variant, players) for every shipped variant and each player count it allows."""
-    from .rules import load_rules
-    from .spec import shipped_variants
 
     return [(name, n) for name, _ in shipped_variants() for n in load_rules(name).players]
 
@@ -362,9 +362,6 @@ def playthrough(variant: str, players: int, seed: int = PLAYTHROUGH_SEED) -> str
     The counts are the perft of this project: a rule change that alters what is legal
     shows up here even where the random bots happen to choose the same moves.
     """
-    from .log import game_log, replay_steps
-    from .match import make_bots, play_game
-    from .rules import load_rules
 
     rules = load_rules(variant)
     bots = make_bots(["random"], rules, players, seed)
@@ -419,6 +416,3 @@ def main(argv: Iterable[str] | None = None) -> int:
         print(f"removed {path} (no such shipped variant and player count)")
     return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())

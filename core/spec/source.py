@@ -10,14 +10,14 @@ eye goes, and an unknown key is reported there), a list item's own line.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any
 
 import yaml
 
-from .limits import MAX_KEY_CHARS, MAX_NESTING, excerpt, too_deep
+from scoutlab.base.limits import MAX_KEY_CHARS, MAX_NESTING, excerpt, too_deep
 
 #: A JSON path as a tuple of keys and list indices; () is the document itself.
-JsonPath = tuple[Union[str, int], ...]
+JsonPath = tuple[str | int, ...]
 
 _MERGE_TAG = "tag:yaml.org,2002:merge"
 _JSON_SCALARS = (str, int, float, bool, type(None))

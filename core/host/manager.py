@@ -18,13 +18,11 @@ from typing import Any
 
 import pluggy
 
-from . import builtin, hookspecs
+from scoutlab.base.errors import PluginError
+from scoutlab.host import builtin, hookspecs
+from scoutlab.host.guard import guard
 
 GROUP = "scoutlab"
-
-
-class PluginError(Exception):
-    """A plugin that cannot be found, loaded or configured."""
 
 
 def installed_plugins() -> dict[str, EntryPoint]:
@@ -112,8 +110,6 @@ def load_plugin(name: str, config: dict[str, Any]) -> object:
 
 def make_manager(plugins: list[str | dict]) -> pluggy.PluginManager:
     """A plugin manager with the built-in rules and the spec's plugins, in the spec's order."""
-    from .hookguard import guard  # it needs PluginError from here
-
     pm = pluggy.PluginManager(GROUP)
     pm.add_hookspecs(hookspecs)
     pm.register(builtin, name="builtin")
@@ -148,8 +144,6 @@ def implementers(pm: pluggy.PluginManager, hook_name: str) -> list[str]:
 
 def bot_factories() -> dict[str, object]:
     """Bots offered by installed plugins through the scoutlab_bots hook."""
-    from .hookguard import guard
-
     pm = pluggy.PluginManager(GROUP)
     pm.add_hookspecs(hookspecs)
     for name, ep in available_plugins().items():

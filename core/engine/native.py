@@ -15,7 +15,7 @@ import warnings
 from importlib import resources
 from types import ModuleType
 
-from . import legal as reference
+from scoutlab.engine import legal as reference
 
 
 def _choose() -> tuple[ModuleType, str]:
@@ -26,7 +26,7 @@ def _choose() -> tuple[ModuleType, str]:
     except ImportError:
         return reference, "pure Python (not compiled)"
     source = resources.files(__package__).joinpath("legal.py").read_bytes()
-    if compiled.SOURCE_SHA256 != hashlib.sha256(source).hexdigest():
+    if hashlib.sha256(source).hexdigest() != compiled.SOURCE_SHA256:
         warnings.warn(
             "scoutlab: the compiled legal.py is older than its source, so the source runs (slower); "
             "rebuild with ./setup.sh or pip install -e .",

@@ -69,7 +69,7 @@ def compiled_codes(deck_size: int) -> int:
 
     The engine lays out actions for hands as large as the whole deck (legal.Layout):
     every show (deck_size²) and every scout into each hand size from either or both
-    ends (3 x (deck_size + 1) x (deck_size + 2)). tests/test_limits.py checks this
+    ends (3 x (deck_size + 1) x (deck_size + 2)). tests/test_bad_input.py checks this
     against a real Layout.
     """
     return deck_size * deck_size + 3 * (deck_size + 1) * (deck_size + 2)

@@ -1,8 +1,8 @@
 """Keeping the message catalogs in step with the code (needs Babel, from the `web` extra).
 
-    python -m scoutlab.i18n_tools extract   # scan core/ (Python and the web templates) into locale/scoutlab.pot
-    python -m scoutlab.i18n_tools update    # merge the template into every language's .po (new strings come in empty)
-    python -m scoutlab.i18n_tools check     # list every missing, empty, fuzzy or mistranslated entry; exit 1 if any
+    python -m scoutlab.text.i18n_tools extract   # scan core/ (Python and the web templates) into locale/scoutlab.pot
+    python -m scoutlab.text.i18n_tools update    # merge the template into every language's .po (new strings come in empty)
+    python -m scoutlab.text.i18n_tools check     # list every missing, empty, fuzzy or mistranslated entry; exit 1 if any
 
 Strings are marked with `_("...")` (or `N_` where they are defined and translated later);
 templates call `_()` the same way. See docs/i18n.md.
@@ -14,10 +14,12 @@ import re
 import sys
 from pathlib import Path
 
-from .i18n import DEFAULT, DOMAIN, LANGUAGES
+from scoutlab.host.manager import make_manager
+from scoutlab.text.i18n import DEFAULT, DOMAIN, LANGUAGES
+from scoutlab.text.summary import MESSAGES
 
-PACKAGE = Path(__file__).resolve().parent
-LOCALE = PACKAGE / "locale"
+PACKAGE = Path(__file__).resolve().parent.parent  # core/, every module of the package is scanned
+LOCALE = Path(__file__).resolve().parent / "locale"
 TEMPLATE = LOCALE / f"{DOMAIN}.pot"
 KEYWORDS = {"_": None, "N_": None}
 _FIELD = re.compile(r"\{\w+(?::[^{}]*)?\}")  # a whole field, format spec included: {points:+d}
@@ -40,9 +42,6 @@ def extract():
     ):
         catalog.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
     # The rules summary keeps its English in one dict, and end conditions describe themselves.
-    from .plugin_host import make_manager
-    from .summary import MESSAGES
-
     for key, english in MESSAGES.items():
         catalog.add(english, None, [("summary.py", 0)], auto_comments=[f"scoutlab.summary.MESSAGES[{key!r}]"])
     for conditions in make_manager([]).hook.scoutlab_end_conditions():

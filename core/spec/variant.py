@@ -17,6 +17,7 @@ Run `python -m scoutlab.spec FILE_OR_NAME...` to check specs from a shell.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import difflib
 import functools
@@ -24,18 +25,21 @@ import json
 import os
 import re
 import sys
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from itertools import combinations
-from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple
+from typing import Any
 
 import jsonschema
 import referencing
 import referencing.jsonschema
 
-from scoutlab import yamlsrc
-from scoutlab.limits import MAX_COMPILED_CODES, MAX_SPEC_BYTES, InputTooLarge, check_size, compiled_codes, excerpt, read_capped
-from scoutlab.yamlsrc import JsonPath, parse_path, render_path
+from scoutlab.base.errors import Problem, SpecError
+from scoutlab.base.limits import MAX_COMPILED_CODES, MAX_SPEC_BYTES, InputTooLarge, check_size, compiled_codes, excerpt, read_capped
+from scoutlab.host import manager as plugin_host
+from scoutlab.spec import source as yamlsrc
+from scoutlab.spec.source import JsonPath, parse_path, render_path
 
 __all__ = [
     "MAX_EXTENDS_DEPTH",
@@ -62,27 +66,6 @@ _SHIPPED_PREFIX = "variant "
 
 #: (file, line) that set a value of the merged document.
 Origin = tuple[str, "int | None"]
-
-
-class Problem(NamedTuple):
-    """One thing wrong with a spec, where it is, and why; `str()` gives `FILE:LINE: $.path: message`."""
-
-    file: str
-    line: int | None
-    path: str
-    message: str
-
-    def __str__(self) -> str:
-        where = self.file if self.line is None else f"{self.file}:{self.line}"
-        return f"{where}: {self.path}: {self.message}"
-
-
-class SpecError(Exception):
-    """A spec could not be loaded; `problems` lists every reason found, not just the first."""
-
-    def __init__(self, problems: Iterable[Problem]) -> None:
-        self.problems: list[Problem] = list(problems)
-        super().__init__("\n".join(map(str, self.problems)))
 
 
 @dataclass(frozen=True)
@@ -218,7 +201,11 @@ _A_TYPE = {
 
 def _explain(error: jsonschema.ValidationError) -> list[tuple[JsonPath, str]]:
     path = tuple(error.absolute_path)
-    kind, expected, value, schema = error.validator, error.validator_value, error.instance, error.schema
+    # jsonschema types these loosely (a schema may be a bool); here they are the keyword's own values.
+    kind: Any = error.validator
+    expected: Any = error.validator_value
+    value: Any = error.instance
+    schema: Any = error.schema
     if "propertyNames" in error.absolute_schema_path:  # jsonschema reports a bad key at its mapping
         title = schema.get("title", "key")
         return [(path + (value,), f"{excerpt(value)} is not a valid {title}")]
@@ -361,10 +348,8 @@ def _semantic_findings(doc: dict[str, Any], bad: set[JsonPath]) -> list[tuple[Js
     view = _View(doc, bad)
     findings: list[tuple[JsonPath, str]] = []
     for check in (_check_deck, _check_compiled_size, _check_player_counts, _check_removed_cards, _check_deal_fits, _check_first_seat, _check_plugins):
-        try:
+        with contextlib.suppress(_Unsound):
             findings.extend(check(view))
-        except _Unsound:
-            pass
     return findings
 
 
@@ -473,8 +458,6 @@ def _check_plugins(view: _View) -> Iterator[tuple[JsonPath, str]]:
     for i, (path, name) in enumerate(named):
         if name in names[:i]:
             yield path, f"plugin {excerpt(name)} is listed twice"
-    from scoutlab import plugin_host  # imported here: the host imports pluggy
-
     available = set(plugin_host.available_plugins())
     for path, name in named:
         if name in available:
@@ -684,12 +667,12 @@ def _resolve_chain(top: _Source) -> tuple[list[_Layer], list[Problem], bool]:
         parent = _parent_source(layer.source, extends)
         if isinstance(parent, str):
             return layers, problems + [Problem(*at, parent)], False
-        seen = [l.source.identity for l in layers]
+        seen = [each.source.identity for each in layers]
         if parent.identity in seen:
-            loop = [l.source.label for l in layers[seen.index(parent.identity) :]] + [parent.label]
+            loop = [each.source.label for each in layers[seen.index(parent.identity) :]] + [parent.label]
             return layers, problems + [Problem(*at, "extends cycle: " + " -> ".join(loop))], False
         if len(layers) > MAX_EXTENDS_DEPTH:
-            chain = " -> ".join(l.source.label for l in layers)
+            chain = " -> ".join(each.source.label for each in layers)
             return layers, problems + [Problem(*at, f"extends chain deeper than {MAX_EXTENDS_DEPTH} levels: {chain} -> {parent.label}")], False
         # A shipped parent is ours; a file is read only if it proves to be a spec.
         source, named_by = parent, (None if parent.base_dir is None else (Problem(*at, ""), extends))
@@ -785,6 +768,3 @@ def main(argv: list[str] | None = None) -> int:
         print(f"ok: {len(targets)} spec{'s' * (len(targets) != 1)}")
     return 1 if problems else 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())

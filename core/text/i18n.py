@@ -2,23 +2,24 @@
 
 The stable API:
 
-    from scoutlab.i18n import LANGUAGES, gettext_for, is_rtl, normalize
+    from scoutlab.text.i18n import LANGUAGES, gettext_for, is_rtl, normalize
     _ = gettext_for("el")
     _("Round {number} of {rounds}", number=1, rounds=3)   # translated, then formatted
 
-Catalogs are gettext `.po` files in `scoutlab/locale/<lang>/LC_MESSAGES/scoutlab.po`, English
+Catalogs are gettext `.po` files in `scoutlab/text/locale/<lang>/LC_MESSAGES/scoutlab.po`, English
 source strings as message ids. They are read here with a small reader of our own, so
 playing needs no third-party package; Babel is used only to extract and update them
-(`python -m scoutlab.i18n_tools`, see docs/i18n.md). A string missing from a catalog falls
+(`python -m scoutlab.text.i18n_tools`, see docs/i18n.md). A string missing from a catalog falls
 back to English at run time, and `tests/test_i18n.py` fails so it never ships that way.
 """
 
 from __future__ import annotations
 
 import ast
-from functools import lru_cache
+from collections.abc import Callable
+from functools import cache
 from importlib import resources
-from typing import Any, Callable
+from typing import Any
 
 DOMAIN = "scoutlab"
 DEFAULT = "en"
@@ -67,13 +68,13 @@ def from_accept_language(header: str | None) -> str:
     return DEFAULT
 
 
-@lru_cache(maxsize=None)
+@cache
 def catalog(lang: str) -> dict[str, str]:
     """The translations of one language as {English message id: translation}; empty for English."""
     lang = normalize(lang)
     if lang == DEFAULT:
         return {}
-    path = resources.files("scoutlab").joinpath("locale", lang, "LC_MESSAGES", f"{DOMAIN}.po")
+    path = resources.files("scoutlab.text") / "locale" / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
     if not path.is_file():
         return {}  # English it is; tests/test_i18n.py makes sure no catalog is missing
     return read_po(path.read_text(encoding="utf-8"))
@@ -84,7 +85,7 @@ def gettext_for(lang: str | None) -> Gettext:
     return _gettext(normalize(lang))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _gettext(lang: str) -> Gettext:
     messages = catalog(lang)
 
