@@ -107,9 +107,17 @@ def test_read_capped_stops_at_the_limit(tmp_path):
     path.write_bytes(b"a" * 101)
     with pytest.raises(ValueError, match=r"the file is 101 bytes, more than the limit of 100 bytes"):
         read_capped(str(path), 100, "the file")
-    if Path("/dev/zero").exists():  # endless: read up to the limit, no further
-        with pytest.raises(ValueError, match="larger than the limit"):
-            read_capped("/dev/zero", 1000, "the file")
+    for endless in ("/dev/zero", "/dev/stdin"):  # a device or a pipe is not read at all: it may never end
+        if Path(endless).exists():
+            with pytest.raises(OSError, match="not a regular file"):
+                read_capped(endless, 1000, "the file")
+
+
+def test_a_pipe_named_as_a_spec_is_refused_without_waiting(tmp_path, capsys):
+    fifo = tmp_path / "spec.yaml"
+    os.mkfifo(fifo)  # nobody writes: opening it for reading would wait for ever
+    err = one_line_error(capsys, ["validate", str(fifo)])
+    assert f"{fifo}: $: cannot read the file: not a regular file (a pipe, a socket or a device)" in err
 
 
 # --------------------------------------------------------------------------- every command, deep or oversized

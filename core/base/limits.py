@@ -9,7 +9,10 @@ back more than a short excerpt of what it was given. The docs quote these figure
 
 from __future__ import annotations
 
+import errno
 import json
+import os
+import stat
 import sys
 from typing import Any
 
@@ -118,26 +121,38 @@ def loads_json(text: str) -> Any:
     return value
 
 
-def check_size(size: int, limit: int, what: str, known: bool = True) -> None:
-    """Raise InputTooLarge when `size` (bytes) is over `limit`, naming both (`known` False: only a lower bound)."""
+def check_size(size: int, limit: int, what: str) -> None:
+    """Raise InputTooLarge when `size` (bytes) is over `limit`, naming both."""
     if size > limit:
-        how_big = f"{size:,} bytes, more than" if known else "larger than"
-        raise InputTooLarge(f"{what} is {how_big} the limit of {megabytes(limit)} ({limit:,} bytes)")
+        raise InputTooLarge(f"{what} is {size:,} bytes, more than the limit of {megabytes(limit)} ({limit:,} bytes)")
+
+
+class NotAFile(OSError):
+    """A path that names a pipe, a socket or a device: reading it could wait for ever or never end."""
+
+    def __str__(self) -> str:
+        return self.strerror
 
 
 def read_capped(path: str, limit: int, what: str, encoding: str = "utf-8-sig") -> str:
-    """The text of a file of at most `limit` bytes; InputTooLarge past it, without reading the rest.
+    """The text of a regular file of at most `limit` bytes; InputTooLarge past it, without reading the rest.
 
-    OSError and UnicodeDecodeError pass through for the caller to word.
+    A pipe or a device is refused (NotAFile) before anything is read: opening one is
+    not allowed to wait for a writer. OSError and UnicodeDecodeError pass through for
+    the caller to word.
     """
-    with open(path, "rb") as handle:
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
+        if not stat.S_ISREG(mode):
+            raise NotAFile(errno.EINVAL, "not a regular file (a pipe, a socket or a device), so it is not read")
+    except OSError:
+        os.close(fd)
+        raise
+    with open(fd, "rb") as handle:
         data = handle.read(limit + 1)
         if len(data) > limit:
-            try:  # the whole size, for the message; a pipe or a device has none
-                size, known = handle.seek(0, 2), True
-            except OSError:
-                size, known = 0, False
-            if size < len(data):
-                size, known = len(data), False
-            check_size(size, limit, what, known)
+            check_size(max(handle.seek(0, 2), len(data)), limit, what)
     return data.decode(encoding)
