@@ -63,7 +63,8 @@ Every spec is bounded, so no file can exhaust memory or stall a server; each lim
 named, with the figure that broke it, in the error.
 
 - A spec file (or pasted spec text) is at most {megabytes(MAX_SPEC_BYTES)} ({MAX_SPEC_BYTES:,} bytes); a larger one
-  is refused before it is parsed.
+  is refused before it is parsed, and a pipe or a device is refused unread (it might
+  never end).
 - Lists and mappings nest at most {MAX_NESTING} levels deep (a spec needs 5), aliases included;
   a mapping key is at most {MAX_KEY_CHARS} characters.
 - `name` is at most 100 characters, `description` 500, a plugin or end-condition name 64.
