@@ -287,3 +287,18 @@ def test_long_or_foreign_arguments_are_one_short_line(capsys, command, said):
     err = one_line_error(capsys, command)
     hashes = (BAD_SPECS / "lib" / "hashes").read_text().splitlines()
     assert said in err and _leaks(err, SECRET_LINES + hashes) == []
+
+
+def test_a_long_id_is_not_echoed():
+    [answer] = _run_engine(json.dumps({"id": "i" * 5000, "cmd": "hello"}) + "\n")
+    assert answer["ok"] and answer["id"] is None
+    [answer] = _run_engine(json.dumps({"id": {"n": 7}, "cmd": "hello"}) + "\n")
+    assert answer["id"] == {"n": 7}, "a short id of any JSON kind is echoed as it came"
+
+
+def test_an_error_answer_is_cut_at_2000_characters(tmp_path):
+    spec = tmp_path / "typos.yaml"
+    spec.write_text("extends: official\nname: typos\n" + "".join(f"knob_{i}: 1\n" for i in range(200)))
+    [answer] = _run_engine(json.dumps({"cmd": "new_game", "variant": str(spec)}) + "\n")
+    assert answer["ok"] is False and answer["error"].startswith(f"{spec}:3: $.knob_0: unknown key 'knob_0'")
+    assert len(answer["error"]) < 2100 and answer["error"].endswith("more characters)")
