@@ -70,7 +70,7 @@ named, with the figure that broke it, in the error.
 - `name` is at most 100 characters, `description` 500, a plugin or end-condition name 64.
 - The compiled rules fit a budget: the engine's action tables hold
   `deck² + 3 x (deck + 1) x (deck + 2)` codes for a deck of `deck` cards (about 40 bytes
-  each), and at most {MAX_COMPILED_CODES:,} are allowed: the official deck of 45 cards needs
+  each: `benchmarks/compiled_size.py` measures it), and at most {MAX_COMPILED_CODES:,} are allowed: the official deck of 45 cards needs
   {compiled_codes(45):,}; a deck of 18 numbers (153 cards) {compiled_codes(153):,}; numbers 1 to 30 (435 cards) would need
   {compiled_codes(435):,}, about 30 MB, and are refused at `deck.highest`. Hands are at
   most the deck, so this also bounds the actions any turn can offer.
