@@ -26,9 +26,9 @@ MAX_RECORD_BYTES = 10_000_000
 MAX_PROTOCOL_LINE = 1_000_000
 #: One answer line of an external bot, in bytes (64 KB); an action in notation is under 40.
 MAX_BOT_ANSWER = 65_536
-#: Nesting of lists and mappings in any YAML or JSON input; a spec needs 5, a record 7.
+#: Nesting of lists and mappings in any YAML or JSON input; a shipped spec needs 5, its record 6.
 MAX_NESTING = 64
-#: A mapping key in YAML input, in characters; a spec's longest is 26.
+#: A mapping key in YAML input, in characters; a spec's longest is 22 (`exempt_last_show_owner`).
 MAX_KEY_CHARS = 100
 #: An action written in notation, in characters; `scout right flip 12 show 10-12` is 31.
 MAX_NOTATION = 100
