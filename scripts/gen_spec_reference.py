@@ -68,6 +68,10 @@ named, with the figure that broke it, in the error.
 - Lists and mappings nest at most {MAX_NESTING} levels deep (a spec needs 5), aliases included;
   a mapping key is at most {MAX_KEY_CHARS} characters.
 - `name` is at most 100 characters, `description` 500, a plugin or end-condition name 64.
+- What sets a game's length is capped, so every game ends: at most 100 rounds and
+  10,000 turns per round; chips per round at most 100, points per item -1000 to 1000
+  (the table below gives each range). A number too long for Python to read (over
+  4,300 digits) is refused where it is written.
 - The compiled rules fit a budget: the engine's action tables hold
   `deck² + 3 x (deck + 1) x (deck + 2)` codes for a deck of `deck` cards (about 40 bytes
   each: `benchmarks/compiled_size.py` measures it), and at most {MAX_COMPILED_CODES:,} are allowed: the official deck of 45 cards needs

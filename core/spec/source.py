@@ -193,7 +193,13 @@ class _Builder:
             self.depth -= 1
 
     def _scalar(self, node: yaml.ScalarNode) -> Any:
-        value = self.loader.construct_object(node)
+        try:
+            value = self.loader.construct_object(node)
+        except ValueError:  # int() of a number past Python's digit cap, or a date like 2024-13-45
+            if node.tag == "tag:yaml.org,2002:int":
+                raise yaml.MarkedYAMLError(problem=f"a number of {len(node.value):,} characters is too long to read",
+                                           problem_mark=node.start_mark) from None
+            return node.value
         # Dates, binary and the like are not JSON: keep what was written.
         return value if isinstance(value, _JSON_SCALARS) else node.value
 
