@@ -1,4 +1,4 @@
-"""Each hook of core/hookspecs.py, exercised through a plugin a spec puts in force.
+"""Each hook of core/host/hookspecs.py, exercised through a plugin a spec puts in force.
 
 tests/test_hook_docs.py requires a `test_hook_<name>` here (or elsewhere under tests/)
 for every hook, as datasette does for its own.

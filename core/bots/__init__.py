@@ -60,7 +60,7 @@ def known_bots() -> dict[str, str | BotFactory]:
     """Every bot by name: the built-in ones and those that plugins offer."""
 
     bots: dict[str, str | BotFactory] = dict(BUILTIN_BOTS)
-    bots.update(bot_factories())
+    bots.update(bot_factories())  # type: ignore[arg-type]  # guard checked each is callable
     return bots
 
 

@@ -78,7 +78,7 @@ class Knowledge:
                 del slots[seat][show.start:show.start + show.length]
                 if active:
                     captured.update(identity(c) for c in active)
-                active = list(cards) if None not in cards else None
+                active = None if None in cards else [c for c in cards if c is not None]  # None: a card nobody knows
         slots[me] = list(view.hand)
         for seat in range(n):
             if len(slots[seat]) != view.hand_sizes[seat]:
@@ -181,13 +181,14 @@ def _place(state: GameState, view: View, hands: list, rest: list[int], whole_gam
 
 
 def _shows(state: GameState, code: int) -> bool:
-    kind = state.rules.codec.kind(code)
-    return kind == "show" or (kind == "scout_and_show" and state.rules.codec.decode(code).show is not None)
+    action = state.rules.codec.decode(code)
+    return isinstance(action, Show) or (isinstance(action, ScoutShow) and action.show is not None)
 
 
 def _last_kind(state: GameState, code: int) -> str:
     kind = state.rules.codec.kind(code)
-    if kind == "scout_and_show" and state.rules.codec.decode(code).show is None:
+    action = state.rules.codec.decode(code)
+    if isinstance(action, ScoutShow) and action.show is None:
         return "scout"  # seed 002's fallback ends the turn as a plain scout
     return kind
 

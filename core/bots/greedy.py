@@ -56,14 +56,16 @@ class GreedyBot:
         decode = self.rules.codec.decode
         by_values: dict[tuple[int, ...], int] = {}
         for code in sorted(codes):
-            show: Show = decode(code)
+            show = decode(code)
+            assert isinstance(show, Show)  # `codes` are plain shows
             values = tuple(c >> SHIFT for c in hand[show.start:show.start + show.length])
             by_values.setdefault(values, code)
         return by_values[self.reader.strongest_first(list(by_values))[0]]
 
     def scout_value(self, view: View, code: int) -> tuple[int, int]:
         """(longest show through the new card, minus the shows needed to empty the new hand)."""
-        scout: Scout = self.rules.codec.decode(code)
+        scout = self.rules.codec.decode(code)
+        assert isinstance(scout, Scout)  # scout_value is asked of plain scouts
         hand = list(view.hand)
         hand.insert(scout.gap, scouted_card(view, scout))
         values = tops(hand)

@@ -72,10 +72,10 @@ def describe(name: str, entry_point) -> tuple[str, str, str, bool]:
 
 
 def run(args: argparse.Namespace) -> int:
-    rows = [(name, *describe(name, ep)) for name, ep in sorted(plugin_host.installed_plugins().items())]
-    headers = ("plugin", "provided by", "status", "hooks")
-    widths = [max(len(headers[i]), *(len(row[i]) for row in rows)) for i in range(3)]
-    for row in [headers, *(row[:4] for row in rows)]:
+    described = {name: describe(name, ep) for name, ep in sorted(plugin_host.installed_plugins().items())}
+    rows = [("plugin", "provided by", "status", "hooks")] + [(name, *found[:3]) for name, found in described.items()]
+    widths = [max(len(row[i]) for row in rows) for i in range(3)]
+    for row in rows:
         print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[3])
     print(f"\n{LEGEND}")
-    return 0 if all(row[4] for row in rows) else 1
+    return 0 if all(healthy for *_, healthy in described.values()) else 1

@@ -18,7 +18,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from scoutlab.engine.state import IllegalAction
+from scoutlab.engine.state import GameState, IllegalAction
 from scoutlab.rl.encoding import Encoding
 from scoutlab.rules import Rules, load_rules
 
@@ -57,7 +57,7 @@ class raw_env(AECEnv):
         self.observation_spaces = dict.fromkeys(self.possible_agents, observation)
         self.action_spaces = {agent: spaces.Discrete(self.encoding.size) for agent in self.possible_agents}
         self._seeds = random.Random()
-        self.game = None
+        self.game: GameState  # dealt by reset(), which PettingZoo requires before anything else
         self.pending: int | None = None  # the Scout & Show scout the seat to act chose, its show still to come
         self.last_action = ""
 
@@ -76,7 +76,7 @@ class raw_env(AECEnv):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {agent: {} for agent in self.agents}
+        self.infos: dict[str, dict] = {agent: {} for agent in self.agents}
         self.pending = None
         self.last_action = ""
         self.agent_selection = self.possible_agents[self.game.to_act]
