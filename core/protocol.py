@@ -299,6 +299,7 @@ def serve(infile: TextIO, outfile: TextIO) -> int:
     """Answer requests line by line until `quit` or the end of input."""
     session = EngineSession()
     while line := infile.readline(MAX_PROTOCOL_LINE + 1):
+        reply: dict[str, Any] | None
         if len(line) > MAX_PROTOCOL_LINE and not line.endswith("\n"):
             _skip_line(infile)  # the rest of an endless line is never held in memory
             reply = _line_too_long(None)

@@ -175,7 +175,7 @@ def test_a_spec_cannot_make_rules_print_more_than_its_summary(tmp_path, capsys):
 def test_a_5000_digit_number_argument_is_quoted_in_part(capsys, command):
     with pytest.raises(SystemExit) as exited:
         main([*command, "7" * 5000])
-    out, err = capsys.readouterr()
+    _out, err = capsys.readouterr()
     assert exited.value.code == 2 and "Traceback" not in err
     assert "invalid int value: '7777" in err and "(5,0" in err and len(err) < 800, err
 
@@ -197,7 +197,7 @@ def test_no_line_of_a_file_that_is_not_a_spec_is_ever_shown(tmp_path, capsys, co
     if target == "etc":
         if not Path("/etc/passwd").is_file():
             pytest.skip("no /etc/passwd here")
-        parent, lines = "/etc/passwd", [l for l in Path("/etc/passwd").read_text().splitlines() if l]
+        parent, lines = "/etc/passwd", [line for line in Path("/etc/passwd").read_text().splitlines() if line]
     else:
         (tmp_path / "passwd").write_text(ACCOUNTS.read_text())
         parent, lines = "./passwd", SECRET_LINES

@@ -238,8 +238,8 @@ def test_a_program_that_never_reads_cannot_hang_the_game(tmp_path, rules, capsys
 
 
 def test_an_endless_answer_line_stops_at_the_cap(tmp_path, rules, capsys):
-    from scoutlab.bots.external import _TOO_LONG
     from scoutlab.base.limits import MAX_BOT_ANSWER
+    from scoutlab.bots.external import _TOO_LONG
 
     endless = bot_script(tmp_path, "endless", "import sys\nsys.stdin.readline()\nwhile True:\n    sys.stdout.write('x' * 4096)\n")
     bot = make_bot(f"{endless},timeout=5", rules, 1)

@@ -14,6 +14,7 @@ import json
 import os
 import stat
 import sys
+from collections.abc import Iterable
 from typing import Any
 
 #: A spec file or pasted spec text, in bytes of UTF-8 (1 MB); shipped variants are under 2 KB.
@@ -84,6 +85,7 @@ def nesting(value: Any) -> int:
     stack = [(value, 1)]
     while stack:
         item, depth = stack.pop()
+        children: Iterable[Any]
         if isinstance(item, dict):
             children = item.values()
         elif isinstance(item, list):
@@ -131,7 +133,7 @@ class NotAFile(OSError):
     """A path that names a pipe, a socket or a device: reading it could wait for ever or never end."""
 
     def __str__(self) -> str:
-        return self.strerror
+        return self.strerror or super().__str__()
 
 
 def read_capped(path: str, limit: int, what: str, encoding: str = "utf-8-sig") -> str:

@@ -31,7 +31,7 @@ import sys
 import threading
 import time
 import weakref
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from scoutlab.base.limits import MAX_BOT_ANSWER, excerpt, loads_json, megabytes
 from scoutlab.bots import BotError
@@ -182,6 +182,10 @@ class _Program:
             )
         except OSError as exc:
             raise BotFailure(f"could not start: {exc.strerror or exc}") from None
+        if self.process.stdin is None or self.process.stdout is None:  # never: both were asked for as pipes
+            raise BotFailure("could not start: no pipe to speak through")
+        self.stdin: IO[bytes] = self.process.stdin
+        self.stdout: IO[bytes] = self.process.stdout
         self.lines: queue.Queue[Any] = queue.Queue()  # answer lines, _TOO_LONG, or None at the end
         self.outbox: queue.Queue[bytes | None] = queue.Queue()  # requests; None closes its stdin
         self.sent: queue.Queue[bool] = queue.Queue()  # one per request: written or not
@@ -194,8 +198,7 @@ class _Program:
         _stop_all_in_this_process()
 
     def _read(self) -> None:
-        stream = self.process.stdout
-        while line := stream.readline(MAX_BOT_ANSWER + 1):
+        while line := self.stdout.readline(MAX_BOT_ANSWER + 1):
             if len(line) > MAX_BOT_ANSWER and not line.endswith(b"\n"):
                 self.lines.put(_TOO_LONG)  # read no further: the program is stopped on this answer
                 return
@@ -203,7 +206,7 @@ class _Program:
         self.lines.put(None)  # end of output: the program closed stdout or exited
 
     def _write(self) -> None:
-        stdin = self.process.stdin
+        stdin = self.stdin
         try:
             while (request := self.outbox.get()) is not None:
                 try:
@@ -214,10 +217,8 @@ class _Program:
                     return
                 self.sent.put(True)
         finally:
-            try:
+            with contextlib.suppress(OSError):
                 stdin.close()  # end of input: a polite program exits
-            except OSError:
-                pass
 
     def ask(self, request: str, timeout: float) -> str:
         """Send one line and wait for one line back, both within `timeout` s; BotFailure if it fails."""
@@ -263,7 +264,7 @@ class _Program:
         for thread in (self.writer, self.reader):
             thread.join(timeout=1)
         if not self.reader.is_alive():
-            process.stdout.close()
+            self.stdout.close()
 
 
 def _exited(process: subprocess.Popen, grace: float) -> bool:

@@ -114,7 +114,7 @@ def _too_deep(text: str, loader_class: type) -> Finding | None:
             if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
                 depth += 1
                 if depth > MAX_NESTING:
-                    return Finding((), event.start_mark.line + 1, too_deep())
+                    return Finding((), event.start_mark.line + 1 if event.start_mark else None, too_deep())
             elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
                 depth -= 1
     finally:

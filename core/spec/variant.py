@@ -36,7 +36,15 @@ import referencing
 import referencing.jsonschema
 
 from scoutlab.base.errors import Problem, SpecError
-from scoutlab.base.limits import MAX_COMPILED_CODES, MAX_SPEC_BYTES, InputTooLarge, check_size, compiled_codes, excerpt, read_capped
+from scoutlab.base.limits import (
+    MAX_COMPILED_CODES,
+    MAX_SPEC_BYTES,
+    InputTooLarge,
+    check_size,
+    compiled_codes,
+    excerpt,
+    read_capped,
+)
 from scoutlab.host import manager as plugin_host
 from scoutlab.spec import source as yamlsrc
 from scoutlab.spec.source import JsonPath, parse_path, render_path
@@ -614,7 +622,8 @@ def _spec_keys() -> set[str]:
 @functools.cache
 def _spec_key_line() -> re.Pattern[str]:
     """A line that starts with one of a spec's top-level keys."""
-    return re.compile(r"^(?:%s)\s*:" % "|".join(map(re.escape, sorted(_spec_keys()))), re.MULTILINE)
+    keys = "|".join(map(re.escape, sorted(_spec_keys())))
+    return re.compile(rf"^(?:{keys})\s*:", re.MULTILINE)
 
 
 def _not_a_spec(text: str, parsed: yamlsrc.YamlSource, parent: bool) -> str | None:
