@@ -178,6 +178,9 @@ def _fairness_row(report: Report) -> Row:
 
 
 def _signed(value: float, unit: str) -> str:
+    """A difference with its sign; a difference of two shares is in percentage points."""
+    if unit == "share":
+        return f"{_percent(value) if value < 0 else '+' + _percent(value)} pp"
     text = format_value(value, unit)
     return text if text.startswith("-") else "+" + text
 
