@@ -176,13 +176,15 @@ def _validator() -> jsonschema.protocols.Validator:
 
 def _reason(error: jsonschema.ValidationError) -> str:
     """jsonschema's message, minus the echo of a whole sub-document."""
-    kind, expected = error.validator, error.validator_value
+    kind: Any = error.validator
+    expected: Any = error.validator_value
+    schema: Any = error.schema  # a mapping here: the record schema has no boolean subschemas
     if kind == "type":
         return f"expected {expected if isinstance(expected, str) else ' or '.join(expected)}, got {type(error.instance).__name__}"
-    if kind == "pattern" and "title" in error.schema:
-        return f"{excerpt(error.instance)} is not a {error.schema['title']}"
-    if kind == "anyOf" and error.schema is not None:
-        return f"{excerpt(error.instance)} is not allowed here ({error.schema.get('description', 'see the schema')})"
+    if kind == "pattern" and "title" in schema:
+        return f"{excerpt(error.instance)} is not a {schema['title']}"
+    if kind == "anyOf" and schema is not None:
+        return f"{excerpt(error.instance)} is not allowed here ({schema.get('description', 'see the schema')})"
     message = error.message
     return message if len(message) <= 200 else message[:200] + "..."
 

@@ -194,10 +194,18 @@ def _schema_findings(data: dict[str, Any]) -> list[tuple[JsonPath, str]]:
     return sorted(set(findings), key=lambda f: (render_path(f[0]), f[1]))
 
 
+def _title(error: jsonschema.ValidationError) -> str | None:
+    return error.schema.get("title") if isinstance(error.schema, dict) else None
+
+
 def _explain(error: jsonschema.ValidationError) -> list[tuple[JsonPath, str]]:
     """A schema violation in a person's words, at the most precise path."""
     path = tuple(error.absolute_path)
-    kind, expected, value, schema = error.validator, error.validator_value, error.instance, error.schema
+    # jsonschema types these loosely (a schema may be a bool); here they are the keyword's own values.
+    kind: Any = error.validator
+    expected: Any = error.validator_value
+    value: Any = error.instance
+    schema: Any = error.schema
     if kind == "additionalProperties":
         allowed = list(schema.get("properties", {}))
         return [(path + (key,), _unknown_key(key, allowed)) for key in value if key not in allowed]
@@ -207,7 +215,7 @@ def _explain(error: jsonschema.ValidationError) -> list[tuple[JsonPath, str]]:
         if near:
             return _explain(near[0])
         forms = " or ".join(
-            "a seat number (P1 is 1)" if e.schema.get("title") == "seat" else _A_FORM.get(e.validator_value, str(e.validator_value))
+            "a seat number (P1 is 1)" if _title(e) == "seat" else _A_FORM.get(str(e.validator_value), str(e.validator_value))
             for e in error.context
         )
         return [(path, f"expected {forms}, got {excerpt(value)}")]
@@ -332,7 +340,8 @@ class _Setup:
     def _captured(self) -> tuple[list[list[int]], list[int]]:
         """Captured cards as given, and how many more each seat needs from the unseen cards (counts)."""
         given = self._per_seat("captured", [0] * self.players)
-        cards, counts = [], []
+        cards: list[list[int]] = []
+        counts: list[int] = []
         for i, entry in enumerate(given):
             if isinstance(entry, int):
                 cards.append([])
@@ -438,7 +447,8 @@ class _Setup:
         state.flips_left = self.flips_left
         state.turn = self.turn
         state.hands = [list(h) for h in self.hands]
-        state.deals = [[[] for _ in range(n)] for _ in range(self.round)] + [[list(h) for h in self.hands]]
+        earlier: list[list[list[int]]] = [[[] for _ in range(n)] for _ in range(self.round)]  # not known, not needed
+        state.deals = earlier + [[list(h) for h in self.hands]]
         state.active = list(self.active)
         state.active_owner = -1 if self.owner is None else self.owner
         state.last_shower = -1 if self.last_shower is None else self.last_shower
