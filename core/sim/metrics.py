@@ -131,7 +131,7 @@ def estimate(metric: Metric, tally: Tally, seed: int = 0) -> Estimate:
 
 
 def _spread(metric: Metric, tally: Tally, seed: int) -> Estimate:
-    histogram = tally.histograms.get(metric.source, {})
+    histogram: dict[float, int] = tally.histograms.get(metric.source, {})
     n = sum(histogram.values())
     if n < 2:
         return Estimate(metric.key, metric.label, metric.group, metric.unit, None, None, None, n, "bootstrap")
