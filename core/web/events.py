@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..i18n import Gettext
-from .matches import LogEntry, Match
-from .present import card_json, cards_text, match_json, seat_name
+from scoutlab.text.i18n import Gettext
+from scoutlab.web.matches import LogEntry, Match
+from scoutlab.web.present import card_json, cards_text, match_json, seat_name
 
 
 def caption(match: Match, entry: LogEntry, _: Gettext) -> str:

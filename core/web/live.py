@@ -18,7 +18,7 @@ from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 
-from .matches import Match, Matches
+from scoutlab.web.matches import Match, Matches
 
 MAX_STREAMS = 500
 LIFETIME = 300.0  # seconds; a browser reopens the stream, so a forgotten tab holds nothing for long

@@ -14,9 +14,9 @@ from typing import Any
 from fastapi import Request
 from fastapi.responses import Response
 
-from ..i18n import Gettext
-from .matches import Matches
-from .store import StoreError
+from scoutlab.text.i18n import Gettext
+from scoutlab.web.matches import Matches
+from scoutlab.web.store import StoreError
 
 COOKIE = "scoutlab_matches"
 KEEP = 8
