@@ -157,6 +157,10 @@ def test_no_serious_accessibility_violation(server, browser, lang):
         page.goto(f"{server}/?lang={lang}")
         assert axe_violations(page) == [], f"new-match page {lang} {width}"
         token = new_match(page, server, 3, seed=2)
+        page.goto(f"{server}/?lang={lang}")  # now with "your matches"
+        assert page.locator(f".yours a[href='/m/{token}']").count() == 1
+        screenshot(page, f"start-{lang}-{width}")
+        assert axe_violations(page) == [], f"new-match page with your matches {lang} {width}"
         page.goto(f"{server}/m/{token}?lang={lang}")
         page.wait_for_selector("#keep:not([hidden])")
         assert axe_violations(page) == [], f"table {lang} {width}"
