@@ -72,7 +72,7 @@
     if (answer.ok) {
       resetMove();
       say("");
-      receive(answer.data);
+      receive(answer.data, { force: true }); // drawn even if the live stream brought this state first
     } else {
       if (answer.data.state) receive(answer.data.state, { keepMove: true });
       say(answer.data.error);
@@ -715,7 +715,9 @@
     const before = state ? snapshot() : null;
     const first = !state;
     state = next;
-    if (!options.keepMove && newTurn && moved) resetMove();
+    // Any move made changes the hand or the table: a move being built is void (in a two-player game the
+    // same seat acts again after a scout, so a new turn is not the only sign).
+    if (!options.keepMove && moved) resetMove();
     const events = state.events.filter((e) => e.kind !== "round_end");
     if (fresh.length || first) lastEvent = fresh.length ? fresh[fresh.length - 1] : state.events[state.events.length - 1] || null;
     for (const event of first ? state.events : fresh) if (event.seat === state.seat) myLastEvent = event;
