@@ -4,6 +4,8 @@ my turn"; a scout made by drag and drop; "your matches" on the start page."""
 
 from __future__ import annotations
 
+import time
+
 from driver import screenshot, state
 
 
@@ -145,3 +147,34 @@ def test_the_start_page_lists_your_matches(server, browser):
     page.click(f".yours a[href='/m/{token}']")
     page.wait_for_selector("#hand .card")
     context.close()
+
+
+def test_after_a_two_player_scout_you_act_again_with_a_fresh_hand(server, page_at):
+    # The answer to the scout and the live stream race; whichever comes first, the scout being
+    # built is gone and the hand is ready for the next move (a regression: the page once stuck).
+    page = page_at(1366, 768)
+    token = new_match(page, server, players=2, seed=3, variant="two-player")
+    open_table(page, server, token)
+    page.select_option("#pace", "instant")
+    def late(route):
+        # The move's answer comes late, so the live stream always brings the new state first.
+        answer = route.fetch()
+        time.sleep(0.8)
+        route.fulfill(response=answer)
+
+    for _attempt in range(5):
+        s = reach_a_scout(page, token)
+        page.route("**/act?*", late)
+        page.click(f"#active button[data-end='{s['legal']['scout_ends'][0]}']")
+        page.click("#gaps button[data-gap='0']")
+        page.click("#confirm")
+        page.wait_for_function("(n) => document.querySelectorAll('#log li').length > n", arg=s["log_size"])
+        page.wait_for_timeout(1000)
+        page.unroute("**/act?*")
+        after = state(page, token)
+        if after["your_turn"] and after["round"] == s["round"]:
+            page.wait_for_selector("#show:not([hidden])")
+            assert page.locator("#scouting").is_hidden() and page.locator("#gaps button").count() == 0
+            assert len(after["hand"]) == len(s["hand"]) + 1
+            return
+    raise AssertionError("no scout left the browser's seat to act again")
