@@ -52,6 +52,9 @@ def test_events_run_in_step_with_the_log_and_say_where_a_scouted_card_went(clien
     side = "right" if seen_scout["end"] else "left"
     assert seen_scout["caption"].endswith(f"from the {side} end and puts it at position {seen_scout['gap'] + 1}.")
     assert card in seen_scout["caption"]
+    # The browser's own moves say so.
+    who = "Player 1 (you) " if seen_scout["seat"] == 0 else f"Player {seen_scout['seat'] + 1} "
+    assert seen_scout["caption"].startswith(who)
     # Only the lines asked for: the events follow log_from.
     tail = client.get(f"/api/m/{token}?log_from={full['log_size'] - 1}").json()
     assert len(tail["events"]) == 1 and tail["events"][0] == full["events"][-1]

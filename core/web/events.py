@@ -17,6 +17,8 @@ from scoutlab.web.present import card_json, cards_text, match_json, seat_name
 def caption(match: Match, entry: LogEntry, _: Gettext) -> str:
     """One line for one move, e.g. "Player 2 scouts 7/3 from the right end and puts it at position 3."."""
     player = seat_name(match, entry.seat, _) if entry.seat >= 0 else ""
+    if entry.seat == match.seat:
+        player = _("{player} (you)", player=player)
     if entry.kind == "round_end":
         return _("Round {number} is over", number=entry.round + 1)
     if entry.kind == "keep":
