@@ -55,7 +55,7 @@ VARIANT_SCHEMA_ID = f"https://scoutlab.dev/schemas/variant/{SCHEMA_VERSION}.json
 MAX_EXTENDS_DEPTH = 10
 
 # Keys a spec never inherits: a variant that extends another names and describes itself.
-_OWN_KEYS = ("name", "description")
+_OWN_KEYS = ("name", "title", "description", "kind")
 _SHIPPED_PREFIX = "variant "
 
 #: (file, line) that set a value of the merged document.
@@ -149,6 +149,8 @@ def shipped_variants() -> list[tuple[str, str]]:
     for name in _shipped_names():
         data = yamlsrc.parse(_read_shipped(name)).data
         description = data.get("description") if isinstance(data, dict) else None
+        if isinstance(description, dict):  # given per language: the English
+            description = description.get("en")
         variants.append((name, description if isinstance(description, str) else ""))
     return variants
 
@@ -220,6 +222,9 @@ def _explain(error: jsonschema.ValidationError) -> list[tuple[JsonPath, str]]:
     if kind == "type":
         wanted = [expected] if isinstance(expected, str) else expected
         return [(path, f"expected {' or '.join(_A_TYPE[t] for t in wanted)}, got {_describe(value)}")]
+    if kind == "oneOf" and "title" in schema:  # text in several languages: say what is wrong inside the mapping
+        inner = [found for sub in error.context if (sub.validator, tuple(sub.absolute_path)) != ("type", path) for found in _explain(sub)]
+        return inner if isinstance(value, dict) and inner else [(path, f"expected {schema['title']}, got {_describe(value)}")]
     if kind == "const" and path == ("schema_version",):
         return [(path, f"this scoutlab reads schema_version {SCHEMA_VERSION}; the spec says {value!r}")]
     if kind in ("enum", "const"):

@@ -22,7 +22,7 @@ from .yamlsrc import render_path
 if TYPE_CHECKING:
     from .spec import Spec
 
-NOT_RULES = ("name", "description")
+NOT_RULES = ("name", "title", "description", "kind")
 # Compared as a whole: one line per player count reads better than one per list inside it.
 WHOLE = ("$.deck.remove.*",)
 

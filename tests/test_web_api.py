@@ -49,7 +49,7 @@ def test_the_default_opponent_is_the_strongest_bot_available(client):
     expected = next(name for name in ("heuristic", "greedy", "random") if name in known_bots())
     assert default_bot() == expected
     answer = client.post("/api/new", json={"variant": "two-player", "players": 2, "seed": 3})
-    assert answer.json()["state"]["seats"][1]["bot"] == expected
+    assert answer.json()["state"]["seats"][1]["bot_id"] == expected
 
 
 def test_a_bot_that_runs_programs_on_the_server_is_never_offered(client):

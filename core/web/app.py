@@ -26,6 +26,9 @@ from .present import match_json
 from .rulespage import rules_sections
 from .store import MatchStore, StoreError
 from .strings import page_strings
+from ..bot_names import bot_label
+from ..spec_messages import translate_problem
+from ..variant_text import shipped_listing
 
 #: Bots a browser may choose. `external` runs a program on the server, so it is never offered.
 UNSAFE_BOTS = {"external"}
@@ -101,18 +104,23 @@ def create_app(db_path: str, bot_delay_ms: int = 700) -> FastAPI:
 
     # -- pages --------------------------------------------------------------------------------
 
-    def variants_info() -> list[dict[str, Any]]:
+    def variants_info(lang: str) -> list[dict[str, Any]]:
+        """The shipped variants in the player's language: the official rules first, house rules last."""
         return [
-            {"name": name, "description": description, "players": players, "players_text": _count_range(players)}
-            for name, description in shipped_variants()
-            for players in [list(rules_for(load_spec(name)).players)]
+            {
+                "name": entry.name, "title": entry.title, "description": entry.description, "kind": entry.kind,
+                "players": list(entry.players), "players_text": _count_range(list(entry.players)),
+            }
+            for entry in shipped_listing(lang)
         ]
 
     def new_match_page(request: Request, status: int = 200, problems: list[str] = (), form: dict | None = None) -> HTMLResponse:
-        variants = variants_info()
+        _ = i18n.gettext_for(language(request))
+        variants = variants_info(language(request))
         form = form or {"variant": "official" if any(v["name"] == "official" for v in variants) else variants[0]["name"]}
+        bots = [{"name": name, "label": bot_label(name, _)} for name in offered_bots()]
         return page(
-            request, "new.html", status, variants=variants, bots=offered_bots(), problems=list(problems), form=form,
+            request, "new.html", status, variants=variants, bots=bots, problems=list(problems), form=form,
         )
 
     @app.get("/", response_class=HTMLResponse)
@@ -143,7 +151,7 @@ def create_app(db_path: str, bot_delay_ms: int = 700) -> FastAPI:
             bots = [b or default_bot() for b in opponents[: players - 1]]
             match = _start(spec.doc, players, bots, seed, _)
         except SpecError as exc:
-            return new_match_page(request, 422, [str(p) for p in exc.problems], form)
+            return new_match_page(request, 422, [translate_problem(p, _) for p in exc.problems], form)
         except (ValueError, BotError) as exc:
             return new_match_page(request, 422, [str(exc)], form)
         return RedirectResponse(f"/m/{match.token}", status_code=303)
@@ -222,7 +230,8 @@ def create_app(db_path: str, bot_delay_ms: int = 700) -> FastAPI:
             seed = body.get("seed")
             match = _start(spec.doc, players, bots, seed if isinstance(seed, int) else None, _)
         except SpecError as exc:
-            return JSONResponse({"error": str(exc), "problems": [str(p) for p in exc.problems]}, status_code=422)
+            problems = [translate_problem(p, _) for p in exc.problems]
+            return JSONResponse({"error": "\n".join(problems), "problems": problems}, status_code=422)
         except (ValueError, BotError, TypeError) as exc:
             return error(request, 422, str(exc))
         return JSONResponse({"token": match.token, "url": f"/m/{match.token}", "state": state_of(request, match)})

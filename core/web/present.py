@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..bot_names import bot_label
 from ..cards import bottom, format_card, top
 from ..explain import describe_show, end_reason
 from ..i18n import Gettext
@@ -190,7 +191,8 @@ def match_json(match: Match, _: Gettext, log_from: int = 0) -> dict[str, Any]:
             {
                 "seat": s,
                 "name": seat_name(match, s, _),
-                "bot": match.bot_names[s],
+                "bot": bot_label(match.bot_names[s], _),  # as the player reads it; bot_id is the identifier
+                "bot_id": match.bot_names[s],
                 "hand_size": view.hand_sizes[s],
                 # Received and held chips are both the Scout chips in front of the player.
                 "chips": view.chips_received[s] + view.chips_held[s],
