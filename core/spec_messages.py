@@ -111,7 +111,8 @@ def _pattern(template: str, anchored_end: bool = True) -> re.Pattern[str]:
     return re.compile("^" + "".join(parts) + ("$" if anchored_end else ""), re.S)
 
 
-def _match(templates: tuple[str, ...], text: str) -> tuple[str, dict[str, str]] | None:
+def match_template(templates: tuple[str, ...], text: str) -> tuple[str, dict[str, str]] | None:
+    """The first template `text` is an instance of, with the text of each field; None if none fits."""
     for template in templates:
         found = _pattern(template).match(text)
         if found:
@@ -124,7 +125,7 @@ def _phrase(text: str, _: Gettext) -> str:
     if " or " in text and text not in PHRASES and not text.startswith("the "):
         first, second = text.rsplit(" or ", 1)
         return _("{first} or {second}", first=_phrase(first, _), second=_phrase(second, _))
-    found = _match(PHRASES, text)
+    found = match_template(PHRASES, text)
     return _(found[0], **found[1]) if found else text
 
 
@@ -147,7 +148,7 @@ def translate_message(message: str, _: Gettext) -> str:
     """One problem's sentence (no file or path in front) in the player's language; English if unknown."""
     message, endings = _split(message)
     suffix = "".join(_(template, **fields) for template, fields in endings)
-    found = _match(TEMPLATES, message)
+    found = match_template(TEMPLATES, message)
     if not found:
         return message + suffix
     template, fields = found
@@ -163,4 +164,4 @@ def translate_problem(problem, _: Gettext) -> str:
 
 def is_known(message: str) -> bool:
     """Whether a template covers the sentence (the test over the bad-spec corpus asks this)."""
-    return _match(TEMPLATES, _split(message)[0]) is not None
+    return match_template(TEMPLATES, _split(message)[0]) is not None

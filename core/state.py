@@ -42,6 +42,7 @@ class RoundEnd:
     chips_held: tuple[int, ...]
     cards_in_hand: tuple[int, ...]
     turns: int
+    last_shower: int | None = None  # who made the round's last show: the end reasons name them
 
 
 @dataclass(frozen=True)
@@ -386,6 +387,7 @@ class GameState:
         end = RoundEnd(
             self.round, reason, exempt, tuple(scores), captured,
             tuple(self.chips_received), tuple(self.chips_held), in_hand, self.turn,
+            self.last_shower if self.last_shower >= 0 else None,
         )
         if rules.scores_hooked:
             adjusted = self._adjusted(scores, end)

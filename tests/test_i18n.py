@@ -97,7 +97,7 @@ def test_the_seeds_own_words_are_used_where_they_have_them():
     assert i18n.gettext_for("el")(hint) == (
         "Μπορείς να γυρίσεις όλα τα φύλλα σου μαζί μόνο τώρα. Μετά την πρώτη κίνηση, η σειρά και ο προσανατολισμός τους κλειδώνουν."
     )
-    ended = "nobody beat the last show, so the round ended."
+    ended = "Nobody beat the last show, so the round ended."
     assert i18n.gettext_for("ar")(ended) == "لم يتغلب أحد على آخر عرض، لذا انتهت الجولة."
 
 

@@ -19,7 +19,8 @@ from scoutlab.rules import load_rules
 pexpect = pytest.importorskip("pexpect", reason="pexpect drives the terminal game (test extra)")
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
-PROMPTS = [r"keep/flip> ", r"your move> ", r"Final standings", pexpect.EOF]
+PROMPTS = [r"keep/flip> ", r"your move> ", r"Final standings", pexpect.EOF, r"Press Enter for the next round\. "]
+PAUSE = 4
 MOVE_LINE = re.compile(r"^(P\d) \(([^)]*)\): (\S.*?)(?:  [\[(].*)?$")
 
 
@@ -47,9 +48,14 @@ def test_a_whole_two_player_game_in_a_terminal():
     child = spawn("--variant", "two-player", "--seed", "5", "--bots", "random")
     transcript = []
     tried_bad_input = False
+    paused = 0
     while True:
         which = child.expect(PROMPTS)
         transcript.append(child.before)
+        if which == PAUSE:
+            paused += 1
+            child.sendline("")
+            continue
         if which >= 2:
             break
         prompt = PROMPTS[which]
@@ -70,6 +76,9 @@ def test_a_whole_two_player_game_in_a_terminal():
     text = plain(raw)
     assert "\x1b[1;4m" in raw, "on a terminal the top numbers are bold and underlined"
     assert "Round 1 ends: " in text and "Round 2 ends: " in text
+    assert paused == 1, "the game waits for Enter between the two rounds, not after the last"
+    assert "You act again: scout once more, or show." in text or "scout" not in text.split("Round 1 ends")[0]
+    assert not re.search("[\u200e\u200f\u202a-\u202e\u2066-\u2069]", raw), "no direction marks in English"
 
     # Replaying every printed move on the engine must reach the printed final scores.
     state = load_rules("two-player").new_game(2, 5)

@@ -3,6 +3,8 @@ pages in every language, the match database (resume exactly, refuse foreign file
 
 from __future__ import annotations
 
+import re
+
 import random
 import sqlite3
 
@@ -183,7 +185,8 @@ def test_the_round_end_says_why_in_the_seeds_words(client):
         token, _ = new_match(client, "official", 3, seed=seed)
         final = play_to_end(client, token, seed)
         reasons.update((end["reason"], end["text"]) for end in final["round_ends"])
-    assert ("everyone_scouted", "nobody beat the last show, so the round ended.") in reasons
+    said = {text for reason, text in reasons if reason == "everyone_scouted"}
+    assert said and all(re.fullmatch(r"Nobody beat the show of Player \d: everyone else scouted instead\.", text) for text in said)
 
 
 def test_every_end_reason_has_its_own_words(client):
@@ -200,8 +203,31 @@ def test_every_end_reason_has_its_own_words(client):
         reason: end_reason(replace(end, reason=reason), match.rules, gettext_for("ar"))
         for reason in ("hand_emptied", "everyone_scouted", "opponent_stuck", "turn_cap", "no_legal_action")
     }
-    assert texts["everyone_scouted"] == "لم يتغلب أحد على آخر عرض، لذا انتهت الجولة."  # seed 001's own sentence
+    unnamed = end_reason(replace(end, reason="everyone_scouted", last_shower=None), match.rules, gettext_for("ar"))
+    assert unnamed == "لم يتغلب أحد على آخر عرض، لذا انتهت الجولة."  # the online version's own sentence
     assert len(set(texts.values())) == 5 and final["over"]
+
+
+def test_end_reasons_say_who_and_start_with_a_capital():
+    from dataclasses import replace
+
+    from scoutlab.explain import end_reason
+    from scoutlab.rules import load_rules
+    from scoutlab.state import GameState
+
+    rules = load_rules("two-player")
+    state = GameState(rules, 2, seed=1)
+    while not state.round_ends:
+        state.apply(state.legal_actions()[0])
+    end = replace(state.round_ends[0], last_shower=1, cards_in_hand=(3, 0))
+    said = {reason: end_reason(replace(end, reason=reason), rules) for reason in ("hand_emptied", "everyone_scouted", "opponent_stuck")}
+    assert said["hand_emptied"] == "P2 emptied their hand with a show."
+    assert said["everyone_scouted"] == "Nobody beat the show of P2: everyone else scouted instead."
+    assert said["opponent_stuck"] == "After the show of P2, P1 could neither show nor scout."
+    named = end_reason(replace(end, reason="hand_emptied"), rules, names=["Ana", "Bo"])
+    assert named == "Bo emptied their hand with a show."
+    for reason in ("turn_cap", "no_legal_action", "hand_emptied"):
+        assert end_reason(replace(end, reason=reason, last_shower=None, cards_in_hand=(3, 2)), rules)[0].isupper()
 
 
 # -- the database -----------------------------------------------------------------------------

@@ -20,6 +20,15 @@ if TYPE_CHECKING:
     from ..state import RoundEnd, View
 
 
+#: Unicode's direction marks, embeddings and isolates: what right-to-left text needs and nothing else does.
+DIRECTION_MARKS = dict.fromkeys([0x200E, 0x200F, 0x061C, *range(0x202A, 0x202F), *range(0x2066, 0x206A)])
+
+
+def without_direction_marks(text: str) -> str:
+    """`text` without direction marks: a left-to-right terminal needs none, and some draw them as boxes."""
+    return text.translate(DIRECTION_MARKS)
+
+
 class Style:
     """ANSI emphasis when the output is a terminal; plain text otherwise."""
 
@@ -145,7 +154,7 @@ def all_legal(view: "View", rules: "Rules", width: int = 78) -> list[str]:
 
 def round_end(end: "RoundEnd", rules: "Rules", names: Sequence[str], style: Style, _: Gettext) -> list[str]:
     """Why the round ended and each seat's score line."""
-    lines = [style.strong(_("Round {number} ends: {reason}", number=end.round + 1, reason=end_reason(end, rules, _)))]
+    lines = [style.strong(_("Round {number} ends: {reason}", number=end.round + 1, reason=end_reason(end, rules, _, names)))]
     if end.exempt is not None:
         lines.append(_("{player} owned the last show and loses nothing for the cards in hand.", player=names[end.exempt]))
     columns = [(_("Captured"), end.captured)]

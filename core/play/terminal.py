@@ -11,10 +11,12 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Callable, Sequence, TextIO
 
-from ..actions import NotationError
+from ..actions import NotationError, Scout
 from ..engine_protocol import action_code
 from ..explain import why_illegal
-from ..i18n import gettext_for
+from ..i18n import gettext_for, is_rtl
+from ..notation_messages import translate_notation_error
+from ..variant_text import title
 from ..log import describe_action
 from . import screen
 
@@ -57,10 +59,14 @@ class TerminalGame:
         color: bool = False,
         lang: str | None = None,
         delay: float = 0.0,
+        pause: bool = False,
     ):
         self.rules, self.state, self.seat, self.bots = rules, state, seat, bots
-        self.ask, self.out, self.delay = ask, out, delay
+        self.ask, self.out, self.delay, self.pause = ask, out, delay, pause
+        self.lang = lang
         self._ = gettext_for(lang)
+        # Left-to-right text needs no direction marks, and some terminals draw them as boxes.
+        self.marks = is_rtl(lang or "")
         self.style = screen.Style(color)
         _ = self._
         self.names = [
@@ -70,7 +76,7 @@ class TerminalGame:
 
     def say(self, *lines: str) -> None:
         for line in lines:
-            print(line, file=self.out)
+            print(line if self.marks else screen.without_direction_marks(line), file=self.out)
         self.out.flush()
 
     def run(self) -> int:
@@ -78,8 +84,9 @@ class TerminalGame:
         _ = self._
         state = self.state
         self.say(
-            _("{variant}, {players} players, seed {seed}. You are {you}.", variant=self.rules.name,
-              players=state.players, seed=state.seed, you=self.names[self.seat]),
+            _("{variant}, {players} players, game number {seed}. You are {you}.",
+              variant=title(self.rules.spec.doc, self.lang), players=state.players, seed=state.seed,
+              you=self.names[self.seat]),
             _("Type a move such as 'show 2-3' or 'scout left 0', or 'help'."),
         )
         try:
@@ -91,11 +98,20 @@ class TerminalGame:
                     self._bot_turn()
                 if len(state.round_ends) > rounds_ended:
                     self.say("", *screen.round_end(state.round_ends[-1], self.rules, self.names, self.style, _), "")
+                    if self.pause and not state.is_over:
+                        self._wait()
         except Quit:
             self.say(_("You left the match."))
             return 0
         self.say(*screen.standings(state.totals, self.names, self.seat, self.style, _))
         return 0
+
+    def _wait(self) -> None:
+        """Hold the round's summary on screen until the player is ready: the next deal would scroll it away."""
+        try:
+            self.ask(self._("Press Enter for the next round. "))
+        except EOFError:
+            raise Quit from None
 
     def _bot_turn(self) -> None:
         state = self.state
@@ -114,7 +130,8 @@ class TerminalGame:
         self.say(*screen.table(view, self.rules, self.names, self.style, _))
         if view.phase == "flip":
             self.say(*screen.flip_choice(view, self.rules, self.style, _))
-            prompt = "keep/flip> "  # the two words are notation, the same in every language
+            # TRANSLATORS: keep and flip are typed as they are in every language; say what they mean around them.
+            prompt = _("keep/flip> ")
         else:
             self.say(_("Your hand") + ":", *screen.hand_grid(view.hand, self.style, _))
             prompt = _("your move> ")
@@ -153,14 +170,18 @@ class TerminalGame:
         try:
             code = action_code(self.rules, text)
         except NotationError as exc:
-            self.say(str(exc), _("Type 'hint' for the legal moves, or 'help'."))
+            self.say(translate_notation_error(str(exc), _), _("Type 'hint' for the legal moves, or 'help'."))
             return False
         if code not in state.legal_actions():
             self.say(why_illegal(state, code, _), _("Type 'hint' for the legal moves, or 'help'."))
             return False
         line = f"{self.names[self.seat]}: {describe_action(state, code)}"
+        rounds_ended = len(state.round_ends)
+        scouted = isinstance(self.rules.codec.decode(code), Scout)
         state.apply(code)
         self.say(line)
+        if scouted and state.to_act == self.seat and len(state.round_ends) == rounds_ended:
+            self.say(_("You act again: scout once more, or show."))  # the two-player rules' extra turn
         return True
 
     def _help(self) -> list[str]:

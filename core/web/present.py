@@ -31,12 +31,17 @@ def seat_name(match: Match, seat: int, _: Gettext) -> str:
     return _("Player {number}", number=seat + 1)
 
 
+def seat_names(match: Match, _: Gettext) -> list[str]:
+    """Every seat's name, in seat order."""
+    return [seat_name(match, seat, _) for seat in range(match.state.players)]
+
+
 def log_text(match: Match, entry: LogEntry, _: Gettext) -> str:
     """One line of the move log."""
     player = seat_name(match, entry.seat, _) if entry.seat >= 0 else ""
     if entry.kind == "round_end":
         end = match.state.round_ends[entry.round]
-        return _("Round {number} ends: {reason}", number=entry.round + 1, reason=end_reason(end, match.rules, _))
+        return _("Round {number} ends: {reason}", number=entry.round + 1, reason=end_reason(end, match.rules, _, seat_names(match, _)))
     if entry.kind == "keep":
         return _("{player} keeps the hand as dealt.", player=player)
     if entry.kind == "flip":
@@ -71,7 +76,7 @@ def round_end_json(match: Match, end: RoundEnd, _: Gettext) -> dict[str, Any]:
         "round": end.round + 1,
         "reason": end.reason,
         "title": _("Round {number} is over", number=end.round + 1),
-        "text": end_reason(end, match.rules, _),
+        "text": end_reason(end, match.rules, _, seat_names(match, _)),
         "exempt": exempt,
         "lines": [
             {
