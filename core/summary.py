@@ -39,6 +39,7 @@ MESSAGES: dict[str, str] = {
     "section.scoring": "Scoring",
     "section.game": "Rounds and winning",
     "section.plugins": "Plugins in force",
+    "section.differences": "How this variant differs from the official rules",
     # players and deck
     "deck.players": "For {counts:or} players.",
     "deck.cards": "The deck has one card for every pair of different numbers from {lowest} to {highest}: {size} cards.",
@@ -49,8 +50,8 @@ MESSAGES: dict[str, str] = {
     "removal.numbers": "every card with a {numbers:or} ({count} cards)",
     "removal.card": "the {card} card",
     "deal.exact": "Each of the {players} players is dealt {hand} cards; none are left over.",
-    "deal.set_aside": "Each of the {players} players is dealt {hand} cards; the other {left} are set aside for the later rounds.",
-    "deal.left_out": "Each of the {players} players is dealt {hand} cards; the other {left} stay out of the round, unseen.",
+    "deal.set_aside": "Each of the {players} players is dealt {hand} cards; the remaining {left} cards are set aside for the later rounds.",
+    "deal.left_out": "Each of the {players} players is dealt {hand} cards; the remaining {left} cards stay out of the round, unseen.",
     "deal.each_round": "Every round is dealt afresh from the whole deck, shuffled again.",
     "deal.once": "The deck is shuffled once per game: later rounds are dealt from the cards set aside, so no card is dealt twice.",
     # the hand
@@ -82,7 +83,7 @@ MESSAGES: dict[str, str] = {
     "strength.higher_lowest": "With equal count and kind, the higher lowest number wins.",
     "strength.wrap_start": "A run that wraps counts on past {highest}: {example} counts as {unwrapped}, so its lowest number is {start}.",
     "strength.equal": "Equal strength is not stronger: such a show may not be played.",
-    "strength.other": "The plugins in force change this order in ways not listed here.",
+    "strength.other": "This variant changes this order in ways not listed here.",
     "strength.plugins": "These plugins take part in deciding what a show is and which is stronger: {names:and}.",
     # end of a round
     "end.intro": "A round ends at once when:",
@@ -113,7 +114,7 @@ MESSAGES: dict[str, str] = {
     "plugins.none": "None: these are the rules exactly as the spec's knobs say.",
     "plugins.item": "{name}: {summary}.",
     "plugins.item_config": "{name} ({config}): {summary}.",
-    "seat": "P{number}",
+    "seat": "Player {number}",
 }
 
 

@@ -28,7 +28,9 @@ from .store import MatchStore, StoreError
 from .strings import page_strings
 from ..bot_names import bot_label
 from ..spec_messages import translate_problem
+from ..variant_text import description as variant_description
 from ..variant_text import shipped_listing
+from ..variant_text import title as variant_title
 
 #: Bots a browser may choose. `external` runs a program on the server, so it is never offered.
 UNSAFE_BOTS = {"external"}
@@ -163,7 +165,7 @@ def create_app(db_path: str, bot_delay_ms: int = 700) -> FastAPI:
             _ = i18n.gettext_for(language(request))
             return page(request, "message.html", 404, message=_("There is no match at this address."))
         return page(
-            request, "table.html", token=token, variant=match.rules.name, bot_delay_ms=bot_delay_ms,
+            request, "table.html", token=token, variant=variant_title(match.rules.spec.doc, language(request)), bot_delay_ms=bot_delay_ms,
             has_scout_show=match.rules.sns_chips > 0,
         )
 
@@ -173,7 +175,7 @@ def create_app(db_path: str, bot_delay_ms: int = 700) -> FastAPI:
         if variant not in {name for name, _d in shipped_variants()}:
             return page(request, "message.html", 404, message=_("There is no variant called {name}.", name=variant))
         rules = rules_for(load_spec(variant))
-        return page(request, "rules.html", rules=rules, sections=rules_sections(rules, _))
+        return page(request, "rules.html", rules=rules, sections=rules_sections(rules, _), **_variant_words(rules, request))
 
     @app.get("/m/{token}/rules", response_class=HTMLResponse)
     def match_rules_page(request: Request, token: str):
@@ -181,7 +183,12 @@ def create_app(db_path: str, bot_delay_ms: int = 700) -> FastAPI:
         _ = i18n.gettext_for(language(request))
         if match is None:
             return page(request, "message.html", 404, message=_("There is no match at this address."))
-        return page(request, "rules.html", rules=match.rules, sections=rules_sections(match.rules, _), token=token)
+        return page(request, "rules.html", rules=match.rules, sections=rules_sections(match.rules, _), token=token,
+                    **_variant_words(match.rules, request))
+
+    def _variant_words(rules, request: Request) -> dict[str, str]:
+        lang = language(request)
+        return {"variant_title": variant_title(rules.spec.doc, lang), "variant_description": variant_description(rules.spec.doc, lang)}
 
     # -- the JSON API ---------------------------------------------------------------------------
 
