@@ -90,7 +90,7 @@ SHIPPED_FACTS = {
     "two-player": [
         "For 2 players.",
         "With 2 players, take out the 9/10 card: 44 cards are in play.",
-        "Each of the 2 players is dealt 11 cards; the other 22 are set aside for the later rounds.",
+        "Each of the 2 players is dealt 11 cards; the remaining 22 cards are set aside for the later rounds.",
         "The deck is shuffled once per game",
         "At the start of each round every player takes 3 Scout chips from the supply.",
         "To scout you pay one of your own Scout chips into the supply; with no Scout chip left you cannot scout.",
