@@ -171,6 +171,7 @@ def test_every_word_goes_through_the_translator(monkeypatch):
         return lambda message, **values: "«" + (message.format(**values) if values else message) + "»"
 
     monkeypatch.setattr(terminal, "gettext_for", marked)
+    monkeypatch.setattr(screen, "WIDTH", 10_000)  # one message per line, so each can be checked whole
     _, text = play_scripted("official", 3, seed=4, seat=0)
     for line in text.splitlines():
         words, before = line, None
@@ -227,3 +228,69 @@ def test_hint_groups_scouts_by_end_and_orientation():
     assert f"  scout left G, with G from 0..{hand}" in lines
     assert f"  scout left flip G, with G from 0..{hand}" in lines
     assert any("Scout & Show moves, e.g." in line for line in lines)
+
+
+# -- what the round's end looks like on an 80x24 terminal ---------------------------------------------
+
+def _first_round_end(variant: str, players: int):
+    from scoutlab.state import GameState
+
+    rules = load_rules(variant)
+    state = GameState(rules, players, seed=2)
+    while not state.round_ends:
+        state.apply(state.legal_actions()[-1])
+    return rules, state.round_ends[0]
+
+
+@pytest.mark.parametrize("lang", ["en", "ar", "fa", "el", "bg"])
+@pytest.mark.parametrize("variant, players", [("official", 5), ("two-player", 2), ("two-player-28", 2)])
+def test_the_round_summary_fits_80_by_24_in_every_language(lang, variant, players):
+    from dataclasses import replace
+
+    from scoutlab.i18n import gettext_for
+
+    rules, end = _first_round_end(variant, players)
+    _ = gettext_for(lang)
+    names = [f"P{s + 1} ({_('you') if s == 0 else 'heuristic'})" for s in range(players)]
+    for reason in ("hand_emptied", "everyone_scouted", "opponent_stuck", "turn_cap", "no_legal_action"):
+        lines = screen.round_end(replace(end, reason=reason, exempt=1), rules, names, screen.Style(False), _)
+        assert max(map(len, lines)) <= 80, [line for line in lines if len(line) > 80]
+        assert len(lines) + 2 <= 24  # with the blank line before it and the prompt to go on
+
+
+def test_the_game_waits_for_enter_between_rounds_and_says_when_you_act_again():
+    rules = load_rules("two-player")
+    state = rules.new_game(2, 3)
+    prompts = []
+
+    def ask(prompt: str) -> str:
+        prompts.append(prompt)
+        legal = [state.format(code) for code in state.legal_actions()]
+        scouts = [move for move in legal if move.startswith("scout")]
+        return scouts[0] if scouts else legal[-1]  # scout whenever possible: the extra turn follows
+
+    out = io.StringIO()
+    TerminalGame(rules, state, 0, [None, make_bot("random", rules, 1)], ask, out, pause=True).run()
+    text = out.getvalue()
+    assert prompts.count("Press Enter for the next round. ") == state.rounds - 1
+    lines = text.splitlines()
+    after_scouts = [lines[i + 1] for i, line in enumerate(lines) if line.startswith("P1 (you): scout")]
+    again = "You act again: scout once more, or show."
+    assert after_scouts.count(again) >= 3
+    assert all(line in (again, "") for line in after_scouts), "a scout is followed by the line, or by the round's end"
+    assert not any(lines[i + 1] == again for i, line in enumerate(lines) if line.startswith("P2 ")), "only after your scouts"
+
+
+def test_direction_marks_only_in_right_to_left_languages():
+    marks = re.compile("[\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+    _, english = play_scripted("official", 3, seed=4, seat=0, lang="en")
+    assert not marks.search(english)
+    assert screen.without_direction_marks("\u2066" + "3/7 4/1" + "\u2069") == "3/7 4/1"
+    rules = load_rules("official")
+    bots = [None, make_bot("random", rules, 1), make_bot("random", rules, 2)]
+    game = TerminalGame(rules, rules.new_game(3, 1), 0, bots, input, io.StringIO(), lang="fa")
+    game.say("\u2066" + "3/7" + "\u2069")
+    assert game.out.getvalue() == "\u2066" + "3/7" + "\u2069\n", "Persian keeps them: its card lists need them"
+    game = TerminalGame(rules, rules.new_game(3, 1), 0, bots, input, io.StringIO(), lang="en")
+    game.say("\u2066" + "3/7" + "\u2069")
+    assert game.out.getvalue() == "3/7\n"

@@ -7,6 +7,7 @@ word goes through the i18n gettext `_`; numbers and notation are never translate
 
 from __future__ import annotations
 
+import textwrap
 from collections import defaultdict
 from typing import TYPE_CHECKING, Sequence
 
@@ -152,11 +153,21 @@ def all_legal(view: "View", rules: "Rules", width: int = 78) -> list[str]:
             for i in range(0, len(moves), per_line)]
 
 
+#: The width of the smallest terminal the game is laid out for (80x24).
+WIDTH = 80
+
+
+def wrapped(text: str, width: int | None = None) -> list[str]:
+    """A sentence on as many lines of at most `width` (else WIDTH) columns as it needs."""
+    return textwrap.wrap(text, width=width or WIDTH, break_long_words=False, break_on_hyphens=False) or [""]
+
+
 def round_end(end: "RoundEnd", rules: "Rules", names: Sequence[str], style: Style, _: Gettext) -> list[str]:
-    """Why the round ended and each seat's score line."""
-    lines = [style.strong(_("Round {number} ends: {reason}", number=end.round + 1, reason=end_reason(end, rules, _, names)))]
+    """Why the round ended and each seat's score line, within 80 columns."""
+    title = _("Round {number} ends: {reason}", number=end.round + 1, reason=end_reason(end, rules, _, names))
+    lines = [style.strong(line) for line in wrapped(title)]
     if end.exempt is not None:
-        lines.append(_("{player} owned the last show and loses nothing for the cards in hand.", player=names[end.exempt]))
+        lines += wrapped(_("{player} owned the last show and loses nothing for the cards in hand.", player=names[end.exempt]))
     columns = [(_("Captured"), end.captured)]
     if not rules.scout_pays:
         columns.append((_("Chips received"), end.chips_received))
