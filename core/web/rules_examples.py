@@ -18,8 +18,8 @@ from ..rules import Rules
 
 
 def _pairs(rules: Rules) -> set[frozenset[int]]:
-    """The cards in play (with the fewest players the variant allows), each as its two numbers."""
-    return {frozenset((c >> SHIFT, c & MASK)) for c in rules.deck_for(min(rules.players))}
+    """The cards in play (with the most players the variant allows), each as its two numbers."""
+    return {frozenset((c >> SHIFT, c & MASK)) for c in rules.deck_for(max(rules.players))}
 
 
 def _numbers(rules: Rules) -> list[int]:
