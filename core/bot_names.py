@@ -13,7 +13,7 @@ from .i18n import N_, Gettext
 BOT_LABELS: dict[str, str] = {
     "heuristic": N_("Heuristic bot"),
     "greedy": N_("Greedy bot"),
-    "mcts": N_("Search bot (tree search)"),
+    "mcts": N_("Search bot"),
     "random": N_("Random bot"),
 }
 

@@ -103,7 +103,7 @@ def test_quit_and_end_of_input_leave_cleanly():
 
     child = spawn("--variant", "official", "--players", "4", "--seat", "3", "--seed", "1", "--bots", "random")
     child.expect(r"keep/flip> ")
-    assert "P2 (random): " in plain(child.before), "seats before yours choose first"
+    assert "P2 (Random bot): " in plain(child.before), "seats before yours choose first"
     child.sendeof()
     child.expect("You left the match.")
     child.expect(pexpect.EOF)
@@ -178,7 +178,7 @@ def test_every_word_goes_through_the_translator(monkeypatch):
         while words != before:  # translated messages may nest (a show's description inside a line)
             words, before = re.sub(r"«[^«»]*»", "", words), words
         words = MOVE_LINE.sub("", words)  # a move line is a seat, a bot name and notation
-        words = re.sub(r"official|\(random\)", "", words)  # the variant's and the bots' names are names
+        words = re.sub(r"official", "", words)  # the variant's name is a name
         words = re.sub(r"^: .*", "", words)  # your own move: your (translated) name and notation
         assert not re.search(r"[A-Za-z]{3,}", words), f"untranslated text in {line!r}"
 

@@ -12,6 +12,7 @@ import time
 from typing import TYPE_CHECKING, Callable, Sequence, TextIO
 
 from ..actions import NotationError, Scout
+from ..bot_names import bot_label
 from ..engine_protocol import action_code
 from ..explain import why_illegal
 from ..i18n import gettext_for, is_rtl
@@ -70,7 +71,7 @@ class TerminalGame:
         self.style = screen.Style(color)
         _ = self._
         self.names = [
-            f"P{s + 1} ({_('you') if s == seat else _short(bots[s].name)})"
+            f"P{s + 1} ({_('you') if s == seat else _short(bot_label(bots[s].name, _))})"
             for s in range(state.players)
         ]
 
