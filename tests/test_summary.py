@@ -242,3 +242,15 @@ def test_rules_command_reads_a_file_and_reports_bad_input_in_one_line(capsys, tm
     code, out, err = run_cli(capsys, "rules", "offical")
     assert code == 1 and not out
     assert err.count("\n") == 1 and "did you mean 'official'" in err and "Traceback" not in err
+
+
+def test_scoutlab_rules_speaks_the_language_asked_for(capsys):
+    from scoutlab.cli import main
+    from scoutlab.i18n import gettext_for
+
+    assert main(["rules", "two-player", "--lang", "el"]) == 0
+    text = capsys.readouterr().out
+    el = gettext_for("el")
+    assert text.startswith("Επίσημοι κανόνες για δύο: ")  # the spec's own Greek title and description
+    assert el(MESSAGES["section.deck"]) in text and "Players and deck" not in text
+    assert el(MESSAGES["scout.pays"]) in text

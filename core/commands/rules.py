@@ -11,12 +11,27 @@ help = "print a readable summary of a variant's rules"
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("variant", metavar="NAME-or-FILE", help="a shipped variant name or a spec file")
     parser.add_argument("--json", action="store_true", help="print the summary as data (message ids and parameters)")
+    parser.add_argument("--lang", help="language of the summary: en, ar, fa, el, bg (default: English)")
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..rules import load_rules
-    from ..summary import render_text, summarize
+    from dataclasses import replace
 
-    summary = summarize(load_rules(args.variant))
-    print(json.dumps(summary.to_dict(), indent=2) if args.json else render_text(summary), end="\n" if args.json else "")
+    from ..i18n import gettext_for
+    from ..rules import load_rules
+    from ..summary import MESSAGES, render_text, summarize
+    from ..variant_text import description, title
+
+    rules = load_rules(args.variant)
+    summary = summarize(rules)
+    if args.json:
+        print(json.dumps(summary.to_dict(), indent=2))
+        return 0
+    _ = gettext_for(args.lang)
+    if args.lang:
+        from ..web.rulespage import localized_summary  # plain Python: the web package's page logic, no server
+
+        summary = replace(localized_summary(summary, _), variant=title(rules.spec.doc, args.lang),
+                          description=description(rules.spec.doc, args.lang))
+    print(render_text(summary, {key: _(english) for key, english in MESSAGES.items()}), end="")
     return 0

@@ -60,7 +60,7 @@ def rules_sections(rules: Rules, _: Gettext) -> list[dict[str, Any]]:
 
 def _render(summary: Summary, _: Gettext):
     messages = {key: _(english) for key, english in MESSAGES.items()}
-    return render(_localized(summary, _), messages)
+    return render(localized_summary(summary, _), messages)
 
 
 def _reference(rules: Rules) -> Summary | None:
@@ -115,7 +115,8 @@ def _key(sentence: Sentence) -> str:
     return repr(sentence.to_dict() | {"items": []})
 
 
-def _localized(summary: Summary, _: Gettext) -> Summary:
+def localized_summary(summary: Summary, _: Gettext) -> Summary:
+    """The summary with the end conditions' own words (a plugin's English) translated where the catalogs know them."""
     sections = tuple(replace(s, sentences=tuple(_sentence(x, _) for x in s.sentences)) for s in summary.sections)
     return replace(summary, sections=sections)
 
