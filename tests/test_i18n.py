@@ -116,12 +116,14 @@ def test_every_string_the_table_script_uses_is_handed_to_it():
 def test_the_spacing_check_catches_the_common_patterns_and_accepts_their_fixes():
     from scoutlab.persian_spacing import problems
 
-    wrong = ["کارتهای", "میدهد", "نمیتواند", "شکستخورده", "گونهای", "بازیای", "قویتر", "وارونهاش", "ژتونها"]
-    right = ["کارت‌های", "می‌دهد", "نمی‌تواند", "شکست‌خورده", "گونه‌ای", "بازی‌ای", "قوی‌تر", "وارونه‌اش", "ژتون‌ها"]
+    wrong = ["کارتهای", "میدهد", "نمیتواند", "شکستخورده", "گونهای", "بازیای", "قویتر", "وارونهاش", "ژتونها",
+             "برمیدارد", "انتخابشده", "کردهاید", "هیچکس", "باقیماندهٔ"]
+    right = ["کارت‌های", "می‌دهد", "نمی‌تواند", "شکست‌خورده", "گونه‌ای", "بازی‌ای", "قوی‌تر", "وارونه‌اش", "ژتون‌ها",
+             "برمی‌دارد", "انتخاب‌شده", "کرده‌اید", "هیچ‌کس", "باقی‌ماندهٔ"]
     assert [problems(word) != [] for word in wrong] == [True] * len(wrong)
     assert [problems(word) for word in right] == [[]] * len(right)
     # Words that only look like a pattern, and suffixes after letters that never join.
-    assert problems("میز میان تنها بیشتر دورها کارها عددها کلیدهای") == []
+    assert problems("میز میان تنها بیشتر دورها کارها عددها کلیدهای نشده شده نهایی") == []
 
 
 def test_the_persian_catalog_has_its_zero_width_non_joiners():

@@ -122,10 +122,32 @@ def scout_example(rules: Rules, _: Gettext) -> dict[str, Any]:
     }
 
 
+def flip_example(rules: Rules, _: Gettext) -> dict[str, Any] | None:
+    """A hand before and after the round-start flip, as the variant flips it (order kept or reversed)."""
+    if not rules.flip_allowed:
+        return None
+    numbers = _numbers(rules)
+    used: set = set()
+    hand = _row(rules, (numbers[-1], numbers[1], numbers[4], numbers[2]), used)
+    turned = [{"t": c["b"], "b": c["t"], "mark": ""} for c in (reversed(hand) if rules.flip_reverses else hand)]
+    caption = (
+        _("Flipping the hand swaps the two numbers of every card, and the order of the cards reverses.")
+        if rules.flip_reverses else
+        _("Flipping the hand swaps the two numbers of every card; the cards stay in their order.")
+    )
+    return {
+        "title": _("Flipping the hand"),
+        "rows": [{"label": _("Your hand as dealt"), "cards": hand}, {"label": _("Your hand flipped"), "cards": turned}],
+        "caption": caption,
+    }
+
+
 def examples(rules: Rules, _: Gettext) -> dict[str, list[dict[str, Any]]]:
     """{summary section id: [examples]} for the page to draw under those sections."""
     stronger = stronger_example(rules, _)
+    flip = flip_example(rules, _)
     return {
+        "hand": [flip] if flip else [],
         "turn": [show_example(rules, _), scout_example(rules, _)],
         "strength": [stronger] if stronger else [],
     }
