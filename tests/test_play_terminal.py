@@ -294,3 +294,10 @@ def test_direction_marks_only_in_right_to_left_languages():
     game = TerminalGame(rules, rules.new_game(3, 1), 0, bots, input, io.StringIO(), lang="en")
     game.say("\u2066" + "3/7" + "\u2069")
     assert game.out.getvalue() == "3/7\n"
+
+
+def test_columns_line_up_when_a_heading_has_a_zero_width_non_joiner():
+    heading = "کارت‌های برده"  # 13 characters, 12 columns: U+200C takes none
+    assert screen.columns_of(heading) == 12
+    rows = screen.counts_table("P", ["P1", "P2"], [(heading, [3, 10])])
+    assert all(screen.columns_of(row) == screen.columns_of(rows[0]) for row in rows)

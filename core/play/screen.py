@@ -74,9 +74,9 @@ def hand_grid(hand: Sequence[int], style: Style, _: Gettext, indent: str = "  ")
     return rows
 
 
-def table(view: "View", rules: "Rules", names: Sequence[str], style: Style, _: Gettext) -> list[str]:
-    """The round, the active set and its owner, and every seat's counts and score."""
-    lines = [style.strong(_("Round {number} of {rounds}", number=view.round + 1, rounds=view.rounds) + f" · {view.variant}")]
+def table(view: "View", rules: "Rules", names: Sequence[str], style: Style, _: Gettext, variant: str | None = None) -> list[str]:
+    """The round, the active set and its owner, and every seat's counts and score (`variant`: its title)."""
+    lines = [style.strong(_("Round {number} of {rounds}", number=view.round + 1, rounds=view.rounds) + f" · {variant or view.variant}")]
     if view.active:
         values = [top(c) for c in view.active]
         show = f"{style.cards(view.active)}  ({describe_show(values, rules.classify(tuple(values)), _)})"
@@ -94,13 +94,22 @@ def table(view: "View", rules: "Rules", names: Sequence[str], style: Style, _: G
     return lines + counts_table(_("Player"), names, columns, mark=view.to_act)
 
 
+def columns_of(text: str) -> int:
+    """How many terminal columns `text` takes: zero-width characters (U+200C, direction marks) take none."""
+    return len(text) - sum(1 for ch in text if ch == "\u200c" or ord(ch) in DIRECTION_MARKS)
+
+
+def _pad(text: str, width: int) -> str:
+    return text + " " * max(0, width - columns_of(text))
+
+
 def counts_table(first: str, names: Sequence[str], columns, mark: int | None = None) -> list[str]:
     """A row per seat: its name, then one number per (heading, values) column, right-aligned under the heading."""
-    width = max(len(first), *map(len, names))
-    rows = ["  " + first.ljust(width) + "".join(f"  {heading}" for heading, _ in columns)]
+    width = max(columns_of(first), *map(columns_of, names))
+    rows = ["  " + _pad(first, width) + "".join(f"  {heading}" for heading, _ in columns)]
     for seat, name in enumerate(names):
-        cells = "".join(f"  {values[seat]:>{len(heading)}}" for heading, values in columns)
-        rows.append(("> " if seat == mark else "  ") + name.ljust(width) + cells)
+        cells = "".join(f"  {values[seat]:>{columns_of(heading)}}" for heading, values in columns)
+        rows.append(("> " if seat == mark else "  ") + _pad(name, width) + cells)
     return rows
 
 

@@ -65,6 +65,7 @@ class TerminalGame:
         self.rules, self.state, self.seat, self.bots = rules, state, seat, bots
         self.ask, self.out, self.delay, self.pause = ask, out, delay, pause
         self.lang = lang
+        self.title = title(rules.spec.doc, lang)  # the variant as players call it, in their language
         self._ = gettext_for(lang)
         # Left-to-right text needs no direction marks, and some terminals draw them as boxes.
         self.marks = is_rtl(lang or "")
@@ -86,7 +87,7 @@ class TerminalGame:
         state = self.state
         self.say(
             _("{variant}, {players} players, game number {seed}. You are {you}.",
-              variant=title(self.rules.spec.doc, self.lang), players=state.players, seed=state.seed,
+              variant=self.title, players=state.players, seed=state.seed,
               you=self.names[self.seat]),
             _("Type a move such as 'show 2-3' or 'scout left 0', or 'help'."),
         )
@@ -128,7 +129,7 @@ class TerminalGame:
         _ = self._
         view = self.state.view(self.seat)
         self.say("")
-        self.say(*screen.table(view, self.rules, self.names, self.style, _))
+        self.say(*screen.table(view, self.rules, self.names, self.style, _, self.title))
         if view.phase == "flip":
             self.say(*screen.flip_choice(view, self.rules, self.style, _))
             # TRANSLATORS: keep and flip are typed as they are in every language; say what they mean around them.
@@ -160,7 +161,7 @@ class TerminalGame:
             self.say(_("Moves") + ":", *screen.all_legal(view, self.rules))
             return False
         if word in ("table", "look"):
-            self.say(*screen.table(view, self.rules, self.names, self.style, _))
+            self.say(*screen.table(view, self.rules, self.names, self.style, _, self.title))
             self.say(_("Your hand") + ":", *screen.hand_grid(view.hand, self.style, _))
             return False
         return self._move(text)
