@@ -10,7 +10,8 @@ import argparse
 import sys
 from importlib import import_module
 
-from . import __version__
+from scoutlab import __version__
+from scoutlab.base.errors import user_errors
 
 COMMANDS = [
     "variants",
@@ -43,16 +44,6 @@ def build_parser() -> argparse.ArgumentParser:
         command.set_defaults(run=module.run)
     return parser
 
-
-def user_errors() -> tuple[type[BaseException], ...]:
-    """Exceptions that mean bad input, not a bug: reported in one line."""
-    from .actions import NotationError
-    from .bots import BotError
-    from .plugin_host import PluginError
-    from .spec import SpecError
-    from .state import IllegalAction
-
-    return (SpecError, PluginError, BotError, IllegalAction, NotationError, OSError, ValueError)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
-from .bots import Bot, make_bot
-from .rules import Rules
-from .state import GameState
+from scoutlab.bots import Bot, make_bot
+from scoutlab.engine.state import GameState
+from scoutlab.rules import Rules
 
 
 def bot_seed(seed: int, seat: int) -> int:

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
-from scoutlab.spec import MAX_EXTENDS_DEPTH, VARIANT_SCHEMA_ID, variant_schema
+from scoutlab.spec.variant import MAX_EXTENDS_DEPTH, VARIANT_SCHEMA_ID, variant_schema
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "spec-reference.md"
 

@@ -7,8 +7,8 @@ import json
 import pytest
 
 from scoutlab import cli
-from scoutlab.spec import load_spec, load_spec_text, shipped_variants, variant_schema
-from scoutlab.specdiff import KNOBS, WHOLE, Difference, diff_docs, diff_specs, explain, show_value
+from scoutlab.spec.diff import KNOBS, WHOLE, Difference, diff_docs, diff_specs, explain, show_value
+from scoutlab.spec.variant import load_spec, load_spec_text, shipped_variants, variant_schema
 
 
 def spec(fragment: str, name: str = "changed"):

@@ -16,9 +16,9 @@ import pytest
 
 from scoutlab.bots import BotError, make_bot, parse_bot, split_bots
 from scoutlab.cli import main
-from scoutlab.log import replay_steps
 from scoutlab.match import make_bots, play_game
 from scoutlab.rules import load_rules
+from scoutlab.text.log import replay_steps
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "bots"
 
@@ -188,7 +188,7 @@ def game_through_the_cli(variant: str, players: int, seed: int, bots: str, capsy
 
 @pytest.mark.skipif(shutil.which("jq") is None, reason="jq is not installed")
 def test_the_jq_example_plays_the_first_legal_move(capsys):
-    rules, state = game_through_the_cli("two-player", 2, 6, f"external:{EXAMPLES / 'first-legal.sh'},random", capsys)
+    _rules, state = game_through_the_cli("two-player", 2, 6, f"external:{EXAMPLES / 'first-legal.sh'},random", capsys)
     for before, code in replay_steps(state):
         if before.to_act == 0:
             assert code == before.legal_actions()[0]

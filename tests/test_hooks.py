@@ -1,4 +1,4 @@
-"""Each hook of core/hookspecs.py, exercised through a plugin a spec puts in force.
+"""Each hook of core/host/hookspecs.py, exercised through a plugin a spec puts in force.
 
 tests/test_hook_docs.py requires a `test_hook_<name>` here (or elsewhere under tests/)
 for every hook, as datasette does for its own.
@@ -6,15 +6,16 @@ for every hook, as datasette does for its own.
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from scoutlab.bots import BotError, make_bot
-from scoutlab.hookspecs import EndCondition, ShowInfo, hookimpl
+from scoutlab.host.hookspecs import EndCondition, ShowInfo, hookimpl
+from scoutlab.host.manager import PluginError
 from scoutlab.match import make_bots, play_game
-from scoutlab.plugin_host import PluginError
-from scoutlab.spec import SpecError
+from scoutlab.spec.variant import SpecError
 from scoutlab.testing import installed_plugin, load_position, rules_with
-
 
 # -- scoutlab_classify_show ----------------------------------------------------------------------
 
@@ -24,7 +25,7 @@ class SkipRuns:
 
     @hookimpl
     def scoutlab_classify_show(self, values):
-        steps = {b - a for a, b in zip(values, values[1:])}
+        steps = {b - a for a, b in itertools.pairwise(values)}
         return "run" if len(steps) == 1 and steps <= {2, -2} else None
 
 

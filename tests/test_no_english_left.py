@@ -16,15 +16,14 @@ import json
 import re
 
 import pytest
+from web_helpers import client_for, step
 
-from web_helpers import client_for, play_to_end, step
-
-from scoutlab import i18n
-from scoutlab.variant_text import shipped_listing
+from scoutlab.text import i18n
+from scoutlab.text.variant_text import shipped_listing
 
 babel = pytest.importorskip("babel", reason="Babel reads the message template")
 
-from scoutlab import i18n_tools  # noqa: E402
+from scoutlab.text import i18n_tools  # noqa: E402
 
 OTHERS = [lang for lang in i18n.LANGUAGES if lang != i18n.DEFAULT]
 WORDS = 4  # a stretch of English this long is a sentence, not a name or notation

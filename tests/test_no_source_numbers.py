@@ -13,13 +13,15 @@ ROOT = Path(__file__).resolve().parents[1]
 SOURCE_NUMBER = re.compile(r"\bseeds? 0\d\d\b|\bseeds \d\d\d(?:,| and) \d\d\d\b", re.IGNORECASE)
 READ_BY_USERS = [
     "README.md", "docs/*.md", "variants/*.yaml", "core/web/templates/*.html",
-    "core/locale/scoutlab.pot", "core/locale/*/LC_MESSAGES/scoutlab.po", "core/summary.py", "core/web/rulespage.py",
+    "core/text/locale/scoutlab.pot", "core/text/locale/*/LC_MESSAGES/scoutlab.po", "core/text/summary.py",
+    "core/web/rulespage.py",
 ]
 
 
 def test_no_user_facing_text_names_a_source_by_number():
     found = []
     for pattern in READ_BY_USERS:
+        assert list(ROOT.glob(pattern)), f"{pattern} matches no file: the list of what users read is out of date"
         for path in sorted(ROOT.glob(pattern)):
             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
                 if SOURCE_NUMBER.search(line):

@@ -28,7 +28,7 @@ def plain(text: str) -> str:
     return ANSI.sub("", text).replace("\r", "")
 
 
-def spawn(*args: str) -> "pexpect.spawn":
+def spawn(*args: str) -> pexpect.spawn:
     env = {**os.environ, "TERM": "xterm", "LANG": "C.UTF-8"}
     for name in ("NO_COLOR", "LC_ALL", "LC_MESSAGES"):
         env.pop(name, None)
@@ -36,7 +36,7 @@ def spawn(*args: str) -> "pexpect.spawn":
                          encoding="utf-8", timeout=30, dimensions=(50, 160))
 
 
-def first_listed_move(child: "pexpect.spawn", prompt: str) -> str:
+def first_listed_move(child: pexpect.spawn, prompt: str) -> str:
     """Ask for every legal move and take the first one listed."""
     child.sendline("hint all")
     child.expect(prompt)
@@ -194,7 +194,7 @@ def test_default_opponent_is_the_best_available():
 
 
 def test_hand_grid_lines_up_positions_numbers_and_gaps():
-    from scoutlab.cards import parse_hand
+    from scoutlab.engine.cards import parse_hand
 
     _ = lambda message, **values: message.format(**values) if values else message  # noqa: E731
     rows = screen.hand_grid(parse_hand("3/7 10/1 5/2"), screen.Style(False), _)
@@ -247,7 +247,7 @@ def _first_round_end(variant: str, players: int):
 def test_the_round_summary_fits_80_by_24_in_every_language(lang, variant, players):
     from dataclasses import replace
 
-    from scoutlab.i18n import gettext_for
+    from scoutlab.text.i18n import gettext_for
 
     rules, end = _first_round_end(variant, players)
     _ = gettext_for(lang)

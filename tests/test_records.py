@@ -11,10 +11,10 @@ import pytest
 import yaml
 
 from scoutlab import __version__
-from scoutlab.cards import format_hand
 from scoutlab.cli import main
+from scoutlab.engine.cards import format_hand
 from scoutlab.match import make_bots, play_game
-from scoutlab.records import (
+from scoutlab.records.game import (
     RECORD_SCHEMA_ID,
     RECORD_VERSION,
     RecordError,
@@ -27,7 +27,7 @@ from scoutlab.records import (
     save_record,
 )
 from scoutlab.rules import load_rules
-from scoutlab.spec import shipped_variants
+from scoutlab.spec.variant import shipped_variants
 
 BAD = Path(__file__).resolve().parent / "bad_records"
 CORPUS = yaml.safe_load((BAD / "expected.yaml").read_text(encoding="utf-8"))

@@ -26,7 +26,7 @@ def _numbers(report):
 
 
 def test_ray_and_pool_give_identical_numbers(local_ray):
-    options = dict(games=30, seed=21, workers=2, strong="greedy", advantage_games=10)
+    options = {"games": 30, "seed": 21, "workers": 2, "strong": "greedy", "advantage_games": 10}
     on_ray = simulate("official", backend="ray", **options)
     on_pool = simulate("official", backend="pool", **options)
     assert on_ray.backend == "ray" and on_pool.backend == "pool"

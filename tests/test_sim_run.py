@@ -35,7 +35,7 @@ def _numbers(report):
 
 
 def test_same_seed_same_numbers_on_one_and_two_workers():
-    options = dict(games=40, seed=11, bots=["greedy", "random", "random"], strong="greedy", advantage_games=12)
+    options = {"games": 40, "seed": 11, "bots": ["greedy", "random", "random"], "strong": "greedy", "advantage_games": 12}
     one = simulate("official", workers=1, **options)
     two = simulate("official", workers=2, **options)
     assert (one.workers, two.workers) == (1, 2)

@@ -18,8 +18,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoutlab import spec as spec_module
-from scoutlab.spec import (
+from scoutlab.spec import variant as spec_module
+from scoutlab.spec.variant import (
     MAX_EXTENDS_DEPTH,
     Problem,
     Spec,

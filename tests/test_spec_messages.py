@@ -1,6 +1,6 @@
 """Spec problems in the player's language: every sentence of the bad-spec corpus has a template.
 
-The spec layer words a problem once, in English; `scoutlab.spec_messages` re-says it in
+The spec layer words a problem once, in English; `scoutlab.text.spec_messages` re-says it in
 the player's language by its template (see docs/i18n.md). A new problem sentence with no
 template would reach a Persian player in English: this corpus test fails first.
 """
@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from scoutlab.i18n import LANGUAGES, gettext_for
 from scoutlab.spec import SpecError, load_spec_text, validate_paths
-from scoutlab.spec_messages import is_known, translate_message, translate_problem
+from scoutlab.text.i18n import LANGUAGES, gettext_for
+from scoutlab.text.spec_messages import is_known, translate_message, translate_problem
 
 BAD = Path(__file__).resolve().parent / "bad_specs"
 OTHERS = [lang for lang in LANGUAGES if lang != "en"]
@@ -47,7 +47,7 @@ def test_the_corpus_has_problems_of_every_layer():
 
 @pytest.mark.parametrize("message", MESSAGES)
 def test_every_problem_of_the_corpus_has_a_template(message):
-    assert is_known(message), f"add a template for this sentence to scoutlab.spec_messages: {message!r}"
+    assert is_known(message), f"add a template for this sentence to scoutlab.text.spec_messages: {message!r}"
 
 
 @pytest.mark.parametrize("lang", OTHERS)

@@ -9,8 +9,8 @@ import pytest
 
 from scoutlab import cli
 from scoutlab.rules import Rules, load_rules
-from scoutlab.spec import load_spec_text, shipped_variants
-from scoutlab.summary import MESSAGES, Sentence, render, render_text, summarize
+from scoutlab.spec.variant import load_spec_text, shipped_variants
+from scoutlab.text.summary import MESSAGES, Sentence, render, render_text, summarize
 
 SHIPPED = [name for name, _ in shipped_variants()]
 
@@ -246,7 +246,7 @@ def test_rules_command_reads_a_file_and_reports_bad_input_in_one_line(capsys, tm
 
 def test_scoutlab_rules_speaks_the_language_asked_for(capsys):
     from scoutlab.cli import main
-    from scoutlab.i18n import gettext_for
+    from scoutlab.text.i18n import gettext_for
 
     assert main(["rules", "two-player", "--lang", "el"]) == 0
     text = capsys.readouterr().out

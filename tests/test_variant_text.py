@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from scoutlab.cli import main
-from scoutlab.i18n import LANGUAGES
 from scoutlab.spec import SpecError, load_spec, load_spec_text, shipped_variants
-from scoutlab.variant_text import description, localized, shipped_listing, title
+from scoutlab.text.i18n import LANGUAGES
+from scoutlab.text.variant_text import description, localized, shipped_listing, title
 
 
 def test_text_is_a_string_or_one_per_language_with_english_as_the_fallback():

@@ -15,6 +15,7 @@ the fallback plays the rest of the game. See docs/engine-protocol.md.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import json
 import os
 import queue
@@ -28,11 +29,13 @@ import threading
 import weakref
 from typing import TYPE_CHECKING, Any
 
-from . import BotError
+from scoutlab.bots import BotError
+from scoutlab.engine.actions import NotationError
+from scoutlab.protocol import action_code, view_to_json
 
 if TYPE_CHECKING:
-    from ..rules import Rules
-    from ..state import View
+    from scoutlab.engine.state import View
+    from scoutlab.rules import Rules
 
 DEFAULT_TIMEOUT = 10.0
 
@@ -44,7 +47,7 @@ class BotFailure(Exception):
 class ExternalBot:
     """Asks an external program for each move; falls back to a random legal move when it fails."""
 
-    def __init__(self, rules: "Rules", rng: random.Random, options: dict[str, Any]):
+    def __init__(self, rules: Rules, rng: random.Random, options: dict[str, Any]):
         options = dict(options)
         command = options.pop("arg", None)
         timeout = options.pop("timeout", DEFAULT_TIMEOUT)
@@ -68,7 +71,7 @@ class ExternalBot:
         # Started on the first decision: a bot built in each simulator worker starts its own there.
         self._program: _Program | None = None
 
-    def act(self, view: "View") -> int:
+    def act(self, view: View) -> int:
         """The program's answer if it is a legal action; otherwise a warning and a random legal one."""
         if not self.failed:
             try:
@@ -77,9 +80,7 @@ class ExternalBot:
                 self._warn(view.seat, str(failure))
         return view.legal[self.rng.randrange(len(view.legal))]
 
-    def _ask(self, view: "View") -> int:
-        from ..engine_protocol import action_code, view_to_json
-        from ..actions import NotationError
+    def _ask(self, view: View) -> int:
 
         if self._program is None:
             self._program = _Program(self.argv)
@@ -109,10 +110,8 @@ class ExternalBot:
             self._program = None
 
     def __del__(self) -> None:
-        try:
+        with contextlib.suppress(Exception):  # at interpreter exit the atexit hook has already stopped it
             self.close()
-        except Exception:
-            pass  # at interpreter exit the atexit hook has already stopped it
 
 
 def _action_text(answer: str) -> str:
@@ -130,7 +129,7 @@ def _action_text(answer: str) -> str:
     return text
 
 
-_running: "weakref.WeakSet[_Program]" = weakref.WeakSet()
+_running: weakref.WeakSet[_Program] = weakref.WeakSet()
 
 
 @atexit.register
@@ -187,10 +186,8 @@ class _Program:
         """Close its stdin (a polite bot exits at end of input); kill it and its children after `grace` seconds."""
         _running.discard(self)
         process = self.process
-        try:
+        with contextlib.suppress(OSError):
             process.stdin.close()
-        except OSError:
-            pass
         try:
             process.wait(timeout=grace)
         except subprocess.TimeoutExpired:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import BotError
+from scoutlab.bots import BotError
 
 
 def bot_options(bot: str, given: dict[str, Any], defaults: dict[str, Any]) -> dict[str, Any]:

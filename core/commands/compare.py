@@ -16,7 +16,8 @@ help = "compare variants metric by metric on the same deals, with corrected sign
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from ..sim.cli import add_run_arguments
+    # imported when the command runs, not when the parser is built: `scoutlab --help` stays fast
+    from scoutlab.sim.cli import add_run_arguments
 
     parser.add_argument("variants", nargs="+", metavar="VARIANT",
                         help="two or more shipped variant names or spec files; NAME:N sets the player count")
@@ -24,7 +25,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..sim.cli import parse_spec, run_command
+    # imported when the command runs, not when the parser is built: `scoutlab --help` stays fast
+    from scoutlab.sim.cli import parse_spec, run_command
 
     if len(args.variants) < 2:
         raise ValueError("compare needs at least two variants, e.g. scoutlab compare official two-player")

@@ -17,10 +17,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..bots import split_bots
-    from ..log import game_log
-    from ..match import make_bots, play_game
-    from ..rules import load_rules
+    # imported when the command runs, not when the parser is built: `scoutlab --help` stays fast
+    from scoutlab.bots import split_bots
+    from scoutlab.match import make_bots, play_game
+    from scoutlab.records.game import game_record, save_record
+    from scoutlab.rules import load_rules
+    from scoutlab.text.log import game_log
 
     rules = load_rules(args.variant)
     players = args.players or rules.players[0]
@@ -32,8 +34,6 @@ def run(args: argparse.Namespace) -> int:
     lines = game_log(state, [b.name for b in bots])
     print("\n".join(lines[-(players + 2):] if args.quiet else lines))
     if args.record:
-        from ..records import save_record, game_record
-
         save_record(game_record(state, [b.name for b in bots]), args.record)
         print(f"record saved to {args.record}")
     return 0

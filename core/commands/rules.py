@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import replace
 
 help = "print a readable summary of a variant's rules"
 
@@ -15,12 +16,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from dataclasses import replace
-
-    from ..i18n import gettext_for
-    from ..rules import load_rules
-    from ..summary import MESSAGES, render_text, summarize
-    from ..variant_text import description, title
+    # imported when the command runs, not when the parser is built: `scoutlab --help` stays fast
+    from scoutlab.rules import load_rules
+    from scoutlab.text.i18n import gettext_for
+    from scoutlab.text.summary import MESSAGES, render_text, summarize
+    from scoutlab.text.variant_text import description, title
 
     rules = load_rules(args.variant)
     summary = summarize(rules)
@@ -29,7 +29,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     _ = gettext_for(args.lang)
     if args.lang:
-        from ..web.rulespage import localized_summary  # plain Python: the web package's page logic, no server
+        # only with --lang: the web package's page logic (plain Python, no server) translates end conditions
+        from scoutlab.web.rulespage import localized_summary
 
         summary = replace(localized_summary(summary, _), variant=title(rules.spec.doc, args.lang),
                           description=description(rules.spec.doc, args.lang))

@@ -13,13 +13,15 @@ help = "play many games of a variant and report its statistics"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from ..sim.cli import add_run_arguments
+    # imported when the command runs, not when the parser is built: `scoutlab --help` stays fast
+    from scoutlab.sim.cli import add_run_arguments
 
     parser.add_argument("variant", help="a shipped variant name or a spec file; NAME:N sets the player count")
     add_run_arguments(parser, games=1000)
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..sim.cli import parse_spec, run_command
+    # imported when the command runs, not when the parser is built: `scoutlab --help` stays fast
+    from scoutlab.sim.cli import parse_spec, run_command
 
     return run_command("simulate", [parse_spec(args.variant, args.players)], args)

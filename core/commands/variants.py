@@ -12,8 +12,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..i18n import gettext_for
-    from ..variant_text import shipped_listing
+    # imported when the command runs, not when the parser is built: `scoutlab --help` stays fast
+    from scoutlab.text.i18n import gettext_for
+    from scoutlab.text.variant_text import shipped_listing
 
     _ = gettext_for(args.lang)
     headings = {"official": _("The publisher's rules"), "informal": _("Informal variants"), "house": _("House rules")}

@@ -9,16 +9,17 @@ from __future__ import annotations
 
 import textwrap
 from collections import defaultdict
-from typing import TYPE_CHECKING, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from ..actions import Flip, Scout, ScoutShow, format_action
-from ..cards import bottom, flipped, top
-from ..explain import describe_show, end_reason
-from ..i18n import Gettext
+from scoutlab.engine.actions import Flip, Scout, ScoutShow, format_action
+from scoutlab.engine.cards import bottom, flipped, top
+from scoutlab.engine.explain import describe_show, end_reason
+from scoutlab.text.i18n import Gettext
 
 if TYPE_CHECKING:
-    from ..rules import Rules
-    from ..state import RoundEnd, View
+    from scoutlab.engine.state import RoundEnd, View
+    from scoutlab.rules import Rules
 
 
 #: Unicode's direction marks, embeddings and isolates: what right-to-left text needs and nothing else does.
@@ -74,7 +75,7 @@ def hand_grid(hand: Sequence[int], style: Style, _: Gettext, indent: str = "  ")
     return rows
 
 
-def table(view: "View", rules: "Rules", names: Sequence[str], style: Style, _: Gettext, variant: str | None = None) -> list[str]:
+def table(view: View, rules: Rules, names: Sequence[str], style: Style, _: Gettext, variant: str | None = None) -> list[str]:
     """The round, the active set and its owner, and every seat's counts and score (`variant`: its title)."""
     lines = [style.strong(_("Round {number} of {rounds}", number=view.round + 1, rounds=view.rounds) + f" · {variant or view.variant}")]
     if view.active:
@@ -113,7 +114,7 @@ def counts_table(first: str, names: Sequence[str], columns, mark: int | None = N
     return rows
 
 
-def flip_choice(view: "View", rules: "Rules", style: Style, _: Gettext) -> list[str]:
+def flip_choice(view: View, rules: Rules, style: Style, _: Gettext) -> list[str]:
     """The round-start choice, with the hand both ways."""
     hand = list(view.hand)
     turned = [flipped(c) for c in (reversed(hand) if rules.flip_reverses else hand)]
@@ -126,7 +127,7 @@ def flip_choice(view: "View", rules: "Rules", style: Style, _: Gettext) -> list[
     ]
 
 
-def legal_summary(view: "View", rules: "Rules", _: Gettext) -> list[str]:
+def legal_summary(view: View, rules: Rules, _: Gettext) -> list[str]:
     """The legal moves grouped: every show, each scout family with its gaps, and how many Scout & Shows."""
     decode = rules.codec.decode
     shows, scouts, scout_shows = [], defaultdict(list), []
@@ -153,7 +154,7 @@ def legal_summary(view: "View", rules: "Rules", _: Gettext) -> list[str]:
     return lines or ["  -"]
 
 
-def all_legal(view: "View", rules: "Rules", width: int = 78) -> list[str]:
+def all_legal(view: View, rules: Rules, width: int = 78) -> list[str]:
     """Every legal move in notation, in columns."""
     moves = [format_action(rules.codec.decode(code)) for code in view.legal]
     column = max(map(len, moves), default=0) + 2
@@ -171,7 +172,7 @@ def wrapped(text: str, width: int | None = None) -> list[str]:
     return textwrap.wrap(text, width=width or WIDTH, break_long_words=False, break_on_hyphens=False) or [""]
 
 
-def round_end(end: "RoundEnd", rules: "Rules", names: Sequence[str], style: Style, _: Gettext) -> list[str]:
+def round_end(end: RoundEnd, rules: Rules, names: Sequence[str], style: Style, _: Gettext) -> list[str]:
     """Why the round ended and each seat's score line, within 80 columns."""
     title = _("Round {number} ends: {reason}", number=end.round + 1, reason=end_reason(end, rules, _, names))
     lines = [style.strong(line) for line in wrapped(title)]

@@ -15,14 +15,14 @@ report.py render.
 from __future__ import annotations
 
 import math
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
-from ..bots import BotError, make_bot
-from ..rules import Rules, load_rules
-from .backends import available_cores, make_backend
-from .compare import deal_difference
-from .results import Report, build_report
-from .runner import Plan, chunk_size, entrant, run_plan, total_games
+from scoutlab.bots import BotError, make_bot
+from scoutlab.rules import Rules, load_rules
+from scoutlab.sim.backends import available_cores, make_backend
+from scoutlab.sim.compare import deal_difference
+from scoutlab.sim.results import Report, build_report
+from scoutlab.sim.runner import Plan, chunk_size, entrant, run_plan, total_games
 
 STRONG_BOTS = ("heuristic", "greedy")  # the first that is installed measures strategy advantage
 ADVANTAGE_CAP = 250  # strong bots are slow: by default at most this many strategy-advantage games
@@ -72,7 +72,7 @@ def run(
     if strong == "auto":
         strong = default_strong(rules[0])
     if strong:
-        for e, r in zip(entrants, rules):
+        for _e, r in zip(entrants, rules):
             make_bot(strong, r, 0)  # a bad --strong fails now, not in a worker
     if advantage_games is None:
         advantage_games = min(games // 2, ADVANTAGE_CAP)

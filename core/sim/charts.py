@@ -10,9 +10,9 @@ import io
 from dataclasses import dataclass
 from pathlib import Path
 
-from .metrics import REASON_WORDS
-from .observe import TIMING_BINS
-from .results import Report
+from scoutlab.sim.metrics import REASON_WORDS
+from scoutlab.sim.observe import TIMING_BINS
+from scoutlab.sim.results import Report
 
 
 @dataclass(frozen=True)

@@ -7,12 +7,14 @@ import csv
 import importlib.util
 import json
 import sys
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
-from . import ADVANTAGE_CAP
-from .results import Report
+from scoutlab.bots import split_bots
+from scoutlab.sim import ADVANTAGE_CAP, run
+from scoutlab.sim.results import Report
+from scoutlab.sim.table import print_report
 
 
 def add_run_arguments(parser: argparse.ArgumentParser, games: int) -> None:
@@ -39,13 +41,11 @@ def add_run_arguments(parser: argparse.ArgumentParser, games: int) -> None:
 
 def run_command(command: str, specs: list[tuple[str, int | None]], args: argparse.Namespace) -> int:
     """Run, then print and write what the options ask for; 130 when Ctrl-C cut the run short."""
-    from . import run
 
     if args.json == "-" and args.csv == "-":
         raise ValueError("--json - and --csv - would both write to standard output; give one a file")
     require_extras(["rich", "numpy"] + (["matplotlib"] if args.plots or args.report else []))
     check_outputs(args)  # before the run, so a typo in a path does not cost the run
-    from ..bots import split_bots
 
     strong = None if args.strong.lower() in ("none", "") else args.strong
     with progress_bar() as progress:
@@ -61,8 +61,6 @@ def write_outputs(report: Report, args: argparse.Namespace) -> None:
     if machine_stdout:
         print(report.describe(), file=sys.stderr)
     else:
-        from .table import print_report
-
         print_report(report)
     if args.json:
         text = json.dumps(report.to_dict(), indent=2, allow_nan=False)
@@ -71,8 +69,9 @@ def write_outputs(report: Report, args: argparse.Namespace) -> None:
         _write_csv(args.csv, report.csv_rows())
     written = []
     if args.plots or args.report:
-        from .charts import render_charts, save_charts
-        from .report import write_report
+        # imported only when charts or a report are asked for: matplotlib alone takes about half a second
+        from scoutlab.sim.charts import render_charts, save_charts
+        from scoutlab.sim.report import write_report
 
         charts = render_charts(report)  # drawn once for both the folder and the page
         if args.plots:
@@ -150,7 +149,7 @@ def _write(path: str, text: str) -> None:
 
 
 def _write_csv(path: str, rows: list[dict]) -> None:
-    out = sys.stdout if path == "-" else open(path, "w", newline="", encoding="utf-8")
+    out = sys.stdout if path == "-" else open(path, "w", newline="", encoding="utf-8")  # noqa: SIM115 (closed below unless stdout)
     try:
         writer = csv.DictWriter(out, fieldnames=list(rows[0]) if rows else ["kind"])
         writer.writeheader()

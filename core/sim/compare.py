@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ..rules import Rules
-from .metrics import Estimate, Metric
-from .stats import holm, normal_interval, two_sided_p
-from .tally import CrossSums, PairTally, Sums, Tally, paired_standard_error, unpaired_standard_error
+from scoutlab.rules import Rules
+from scoutlab.sim.metrics import Estimate, Metric
+from scoutlab.sim.stats import holm, normal_interval, two_sided_p
+from scoutlab.sim.tally import CrossSums, PairTally, Sums, Tally, paired_standard_error, unpaired_standard_error
 
 ALPHA = 0.05
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .results import Report
+from scoutlab.sim.results import Report
 
 MISSING = "-"
 

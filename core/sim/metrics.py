@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .stats import bootstrap_histogram, chi_square_uniform, histogram_sd, normal_interval, wilson
-from .tally import Tally
+from scoutlab.sim.stats import bootstrap_histogram, chi_square_uniform, histogram_sd, normal_interval, wilson
+from scoutlab.sim.tally import Tally
 
 REASON_WORDS = {
     "hand_emptied": "a hand emptied",

@@ -6,13 +6,13 @@ to count), so tallies of different chunks and variants line up key by key.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
-from ..rules import Rules
-from ..state import NO_LEGAL_ACTION, TURN_CAP
-from . import tension
-from .tally import Observation
-from .trace import GameSummary
+from scoutlab.engine.state import NO_LEGAL_ACTION, TURN_CAP
+from scoutlab.rules import Rules
+from scoutlab.sim import tension
+from scoutlab.sim.tally import Observation
+from scoutlab.sim.trace import GameSummary
 
 TIMING_BINS = 10  # scout timing histogram: tenths of the round
 

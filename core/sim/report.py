@@ -6,9 +6,9 @@ import base64
 from html import escape
 from pathlib import Path
 
-from .charts import Chart
-from .layout import columns, notes, rows
-from .results import Report
+from scoutlab.sim.charts import Chart
+from scoutlab.sim.layout import columns, notes, rows
+from scoutlab.sim.results import Report
 
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 75em; color: #222; }

@@ -9,11 +9,11 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, field
 
-from ..rules import Rules
-from .compare import Difference, correct, deal_difference, differences
-from .metrics import catalogue, estimates, fairness
-from .observe import end_reasons
-from .runner import Outcome
+from scoutlab.rules import Rules
+from scoutlab.sim.compare import Difference, correct, deal_difference, differences
+from scoutlab.sim.metrics import catalogue, estimates, fairness
+from scoutlab.sim.observe import end_reasons
+from scoutlab.sim.runner import Outcome
 
 
 @dataclass

@@ -14,14 +14,15 @@ import math
 import signal
 import threading
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Callable, Iterator
 
-from ..rules import Rules
-from .observe import advantage, end_reasons, histograms, observe, peaks
-from .tally import PairTally, Tally
-from .trace import Lineup, play_traced
+from scoutlab.rules import Rules
+from scoutlab.sim.observe import advantage, end_reasons, histograms, observe, peaks
+from scoutlab.sim.tally import PairTally, Tally
+from scoutlab.sim.trace import Lineup, play_traced
+from scoutlab.spec.variant import load_spec_text
 
 MASK64 = (1 << 64) - 1
 BASELINE_BOT = "random"  # the strong bot's opponents when measuring strategy advantage
@@ -95,7 +96,6 @@ _setups: dict[tuple, _Setup] = {}  # per worker process
 def _setup(e: Entrant, strong: str | None) -> _Setup:
     key = (e.doc, e.players, e.bots, strong)
     if key not in _setups:
-        from ..spec import load_spec_text
 
         rules = Rules(load_spec_text(e.doc, filename=e.label))
         strong_lineups = []

@@ -5,8 +5,8 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
-from .layout import columns, notes, rows
-from .results import Report
+from scoutlab.sim.layout import columns, notes, rows
+from scoutlab.sim.results import Report
 
 
 def print_report(report: Report, file: TextIO | None = None) -> None:

@@ -36,7 +36,7 @@ class Sums:
         self.den2 += den * den
         self.numden += num * den
 
-    def merge(self, other: "Sums") -> None:
+    def merge(self, other: Sums) -> None:
         self.n += other.n
         self.num += other.num
         self.den += other.den
@@ -80,7 +80,7 @@ class CrossSums:
         self.den_num += a[1] * b[0]
         self.den_den += a[1] * b[1]
 
-    def merge(self, other: "CrossSums") -> None:
+    def merge(self, other: CrossSums) -> None:
         self.n += other.n
         self.num_num += other.num_num
         self.num_den += other.num_den
@@ -131,7 +131,7 @@ class Tally:
         for key, (num, den) in observations.items():
             self.sums.setdefault(key, Sums()).add(num, den)
 
-    def merge(self, other: "Tally") -> None:
+    def merge(self, other: Tally) -> None:
         """Fold another tally in (chunks are merged in game order, so float sums never depend on workers)."""
         self.games += other.games
         for key, sums in other.sums.items():
@@ -153,6 +153,6 @@ class PairTally:
             if key in b:
                 self.cross.setdefault(key, CrossSums()).add(observed, b[key])
 
-    def merge(self, other: "PairTally") -> None:
+    def merge(self, other: PairTally) -> None:
         for key, sums in other.cross.items():
             self.cross.setdefault(key, CrossSums()).merge(sums)

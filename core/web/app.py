@@ -16,21 +16,22 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.concurrency import run_in_threadpool
 
-from .. import explain, i18n
-from ..actions import NotationError, parse_action
-from ..bots import BotError, known_bots
-from ..spec import SpecError, load_spec, load_spec_text, shipped_variants
-from ..state import IllegalAction
-from .matches import Match, Matches, NotYourTurn, default_bot, rules_for
-from .present import match_json
-from .rulespage import rules_sections
-from .store import MatchStore, StoreError
-from .strings import page_strings
-from ..bot_names import bot_label
-from ..spec_messages import translate_problem
-from ..variant_text import description as variant_description
-from ..variant_text import shipped_listing
-from ..variant_text import title as variant_title
+from scoutlab.bots import BotError, known_bots
+from scoutlab.engine import explain
+from scoutlab.engine.actions import NotationError, parse_action
+from scoutlab.engine.state import IllegalAction
+from scoutlab.spec.variant import SpecError, load_spec, load_spec_text, shipped_variants
+from scoutlab.text import i18n
+from scoutlab.text.bot_names import bot_label
+from scoutlab.text.spec_messages import translate_problem
+from scoutlab.text.variant_text import description as variant_description
+from scoutlab.text.variant_text import shipped_listing
+from scoutlab.text.variant_text import title as variant_title
+from scoutlab.web.matches import Match, Matches, NotYourTurn, default_bot, rules_for
+from scoutlab.web.present import match_json
+from scoutlab.web.rulespage import rules_sections
+from scoutlab.web.store import MatchStore, StoreError
+from scoutlab.web.strings import page_strings
 
 #: Bots a browser may choose. `external` runs a program on the server, so it is never offered.
 UNSAFE_BOTS = {"external"}
@@ -175,7 +176,7 @@ def create_app(db_path: str, bot_delay_ms: int = 700) -> FastAPI:
         if variant not in {name for name, _d in shipped_variants()}:
             return page(request, "message.html", 404, message=_("There is no variant called {name}.", name=variant))
         rules = rules_for(load_spec(variant))
-        return page(request, "rules.html", rules=rules, sections=rules_sections(rules, _), **_variant_words(rules, request))
+        return page(request, "rules.html", rules=rules, sections=rules_sections(rules, _), words=_variant_words(rules, request))
 
     @app.get("/m/{token}/rules", response_class=HTMLResponse)
     def match_rules_page(request: Request, token: str):
@@ -184,11 +185,11 @@ def create_app(db_path: str, bot_delay_ms: int = 700) -> FastAPI:
         if match is None:
             return page(request, "message.html", 404, message=_("There is no match at this address."))
         return page(request, "rules.html", rules=match.rules, sections=rules_sections(match.rules, _), token=token,
-                    **_variant_words(match.rules, request))
+                    words=_variant_words(match.rules, request))
 
     def _variant_words(rules, request: Request) -> dict[str, str]:
         lang = language(request)
-        return {"variant_title": variant_title(rules.spec.doc, lang), "variant_description": variant_description(rules.spec.doc, lang)}
+        return {"title": variant_title(rules.spec.doc, lang), "description": variant_description(rules.spec.doc, lang)}
 
     # -- the JSON API ---------------------------------------------------------------------------
 

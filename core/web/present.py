@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..bot_names import bot_label
-from ..cards import bottom, format_card, top
-from ..explain import describe_show, end_reason
-from ..i18n import Gettext
-from ..state import RoundEnd, View
-from .matches import LogEntry, Match
+from scoutlab.engine.cards import bottom, format_card, top
+from scoutlab.engine.explain import describe_show, end_reason
+from scoutlab.engine.state import RoundEnd, View
+from scoutlab.text.bot_names import bot_label
+from scoutlab.text.i18n import Gettext
+from scoutlab.web.matches import LogEntry, Match
 
 
 def card_json(c: int) -> dict[str, int]:
@@ -196,7 +196,8 @@ def match_json(match: Match, _: Gettext, log_from: int = 0) -> dict[str, Any]:
             {
                 "seat": s,
                 "name": seat_name(match, s, _),
-                "bot": bot_label(match.bot_names[s], _),  # as the player reads it; bot_id is the identifier
+                # as the player reads it; bot_id is the identifier (None at the browser's own seat)
+                "bot": None if match.bot_names[s] is None else bot_label(match.bot_names[s], _),
                 "bot_id": match.bot_names[s],
                 "hand_size": view.hand_sizes[s],
                 # Received and held chips are both the Scout chips in front of the player.

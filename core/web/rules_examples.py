@@ -9,12 +9,13 @@ The page draws the cards with HTML and CSS; nothing here knows about markup.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
-from ..cards import MASK, SHIFT
-from ..explain import describe_show
-from ..i18n import Gettext
-from ..rules import Rules
+from scoutlab.engine.cards import MASK, SHIFT
+from scoutlab.engine.explain import describe_show
+from scoutlab.rules import Rules
+from scoutlab.text.i18n import Gettext
 
 
 def _pairs(rules: Rules) -> set[frozenset[int]]:

@@ -18,10 +18,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from ..i18n import Gettext
-from ..rules import Rules
-from ..summary import MESSAGES, Section, Sentence, Summary, render, summarize
-from .rules_examples import examples
+from scoutlab.rules import Rules, load_rules
+from scoutlab.text.i18n import Gettext
+from scoutlab.text.summary import MESSAGES, Section, Sentence, Summary, render, summarize
+from scoutlab.web.rules_examples import examples
 
 #: The variant the differences are said against.
 REFERENCE = "official"
@@ -67,15 +67,11 @@ def _reference(rules: Rules) -> Summary | None:
     """The official rules' summary, cleaned as the page shows it; None on the official rules' own page."""
     if rules.name == REFERENCE:
         return None
-    from ..rules import load_rules
-
     official = load_rules(REFERENCE)
     return _for_players(summarize(official), official.max_turns)
 
 
 def _official_cap(rules: Rules) -> int:
-    from ..rules import load_rules
-
     return rules.max_turns if rules.name == REFERENCE else load_rules(REFERENCE).max_turns
 
 

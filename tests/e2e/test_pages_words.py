@@ -8,7 +8,6 @@ kept in artifacts/screenshots/ for a person to look at.
 from __future__ import annotations
 
 import pytest
-
 from driver import screenshot
 
 LANGUAGES = ["en", "ar", "fa", "el", "bg"]
