@@ -286,6 +286,10 @@ def test_direction_marks_only_in_right_to_left_languages():
     _, english = play_scripted("official", 3, seed=4, seat=0, lang="en")
     assert not marks.search(english)
     assert screen.without_direction_marks("\u2066" + "3/7 4/1" + "\u2069") == "3/7 4/1"
+    _, persian = play_scripted("official", 3, seed=4, seat=0, lang="fa")
+    moves = [line for line in persian.splitlines() if re.match(r"^P\d \(", line) and ": " in line]
+    assert moves and all(": \u2066" in line and line.endswith("\u2069") for line in moves), "notation kept left to right"
+    assert persian.count("\u2066") == persian.count("\u2069")
     rules = load_rules("official")
     bots = [None, make_bot("random", rules, 1), make_bot("random", rules, 2)]
     game = TerminalGame(rules, rules.new_game(3, 1), 0, bots, input, io.StringIO(), lang="fa")

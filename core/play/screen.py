@@ -32,10 +32,19 @@ def without_direction_marks(text: str) -> str:
 
 
 class Style:
-    """ANSI emphasis when the output is a terminal; plain text otherwise."""
+    """ANSI emphasis when the output is a terminal; plain text otherwise.
 
-    def __init__(self, color: bool):
+    `isolate` (right-to-left languages) wraps card lists and notation in Unicode isolates,
+    so a terminal that lays out Arabic or Persian keeps `3/7 4/1` in its order.
+    """
+
+    def __init__(self, color: bool, isolate: bool = False):
         self.color = color
+        self.isolate = isolate
+
+    def ltr(self, text: str) -> str:
+        """`text` kept left to right inside right-to-left text (only where the language needs it)."""
+        return f"\u2066{text}\u2069" if self.isolate else text
 
     def _wrap(self, code: str, text: str) -> str:
         return f"\x1b[{code}m{text}\x1b[0m" if self.color else text
@@ -55,7 +64,7 @@ class Style:
         return f"{self.top(str(top(c)))}/{self.faint(str(bottom(c)))}"
 
     def cards(self, cards: Sequence[int]) -> str:
-        return " ".join(self.card(c) for c in cards)
+        return self.ltr(" ".join(self.card(c) for c in cards))
 
 
 def _right(text: str, width: int, shown: str) -> str:

@@ -69,7 +69,7 @@ class TerminalGame:
         self._ = gettext_for(lang)
         # Left-to-right text needs no direction marks, and some terminals draw them as boxes.
         self.marks = is_rtl(lang or "")
-        self.style = screen.Style(color)
+        self.style = screen.Style(color, isolate=is_rtl(lang or ""))
         _ = self._
         self.names = [
             f"P{s + 1} ({_('you') if s == seat else _short(bot_label(bots[s].name, _))})"
@@ -119,7 +119,7 @@ class TerminalGame:
         state = self.state
         seat = state.to_act
         code = self.bots[seat].act(state.view(seat))
-        line = f"{self.names[seat]}: {describe_action(state, code)}"
+        line = f"{self.names[seat]}: {self.style.ltr(describe_action(state, code))}"
         state.apply(code)
         if self.delay:
             time.sleep(self.delay)
@@ -182,7 +182,7 @@ class TerminalGame:
         if code not in state.legal_actions():
             self.say(why_illegal(state, code, _), _("Type 'hint' for the legal moves, or 'help'."))
             return False
-        line = f"{self.names[self.seat]}: {describe_action(state, code)}"
+        line = f"{self.names[self.seat]}: {self.style.ltr(describe_action(state, code))}"
         rounds_ended = len(state.round_ends)
         scouted = isinstance(self.rules.codec.decode(code), Scout)
         state.apply(code)
