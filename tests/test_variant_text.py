@@ -22,6 +22,10 @@ def test_a_spec_may_give_its_title_and_description_per_language_or_as_one_string
     spec = load_spec_text("extends: official\nname: mine\ntitle: {en: Mine, fa: مال من}\ndescription: One for all.\n")
     assert title(spec.doc, "fa") == "مال من" and title(spec.doc, "bg") == "Mine"
     assert description(spec.doc, "ar") == "One for all."
+    named = load_spec_text("extends: official\nname: {en: My rule, fa: قانون من}\n")
+    assert named.name == "My rule" and title(named.doc, "fa") == "قانون من" and title(named.doc, "el") == "My rule"
+    with pytest.raises(SpecError, match=r"\$\.name: missing required key 'en'"):
+        load_spec_text("extends: official\nname: {fa: فقط}\n")
     plain = load_spec_text("extends: official\nname: plain\n")
     assert title(plain.doc, "el") == "plain" and plain.doc["kind"] == "house"  # never inherited from official
     with pytest.raises(SpecError, match=r"\$\.description: missing required key 'en'"):

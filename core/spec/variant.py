@@ -211,7 +211,7 @@ def _explain(error: jsonschema.ValidationError) -> list[tuple[JsonPath, str]]:
         return [(path, f"expected {' or '.join(_A_TYPE[t] for t in wanted)}, got {_describe(value)}")]
     if kind == "oneOf" and "title" in schema:  # text in several languages: say what is wrong inside the mapping
         inner = [found for sub in error.context if (sub.validator, tuple(sub.absolute_path)) != ("type", path) for found in _explain(sub)]
-        return inner if isinstance(value, dict) and inner else [(path, f"expected {schema['title']}, got {_describe(value)}")]
+        return inner or [(path, f"expected {schema['title']}, got {_describe(value)}")]
     if kind == "const" and path == ("schema_version",):
         return [(path, f"this scoutlab reads schema_version {SCHEMA_VERSION}; the spec says {value!r}")]
     if kind in ("enum", "const"):
@@ -664,6 +664,9 @@ def _load(source: _Source) -> Spec:
     if problems:
         raise SpecError(sorted(set(problems), key=_problem_order))
     schema = _registry().contents(VARIANT_SCHEMA_ID)
+    if isinstance(doc["name"], dict):  # a name per language: the English one names the variant, all are its title
+        doc.setdefault("title", doc["name"])
+        doc["name"] = doc["name"]["en"]
     _fill_defaults(doc, schema)
     doc = {key: doc[key] for key in schema["properties"] if key in doc}  # the schema's order, whatever the chain's
     return Spec(doc["name"], doc, source.label, tuple(layer.source.label for layer in layers), origins)

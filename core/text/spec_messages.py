@@ -87,6 +87,7 @@ PHRASES: tuple[str, ...] = (
     N_("a number"),
     N_("true or false"),
     N_("a string, or a mapping of language code to text"),
+    N_("a name, or a mapping of language code to name"),
     N_("the string {value}"),
     N_("the number {value}"),
     N_("{first} or {second}"),
