@@ -143,12 +143,43 @@ def flip_example(rules: Rules, _: Gettext) -> dict[str, Any] | None:
     }
 
 
+def scout_show_example(rules: Rules, _: Gettext) -> dict[str, Any] | None:
+    """A Scout & Show: the right end card taken into the hand, then a show with it that beats what is left."""
+    if not rules.sns_chips:
+        return None
+    numbers = _numbers(rules)
+    low, high = numbers[0], numbers[-1]
+    shown = (low + 3, low + 4, low + 5)
+    left = (low + 2,)
+    if not (rules.classify(shown) and rules.beats(shown, left)):
+        return None  # a house rule this example does not fit: the text says it
+    used: set = set()
+    active = _row(rules, (low + 2, low + 3), used)
+    taken = active[-1]
+    active[-1] = {**taken, "mark": "taken"}
+    hand = _row(rules, (high, low + 4, low + 5, low + 1), used)
+    after = [hand[0], {**taken, "mark": "play"}, {**hand[1], "mark": "play"}, {**hand[2], "mark": "play"}, hand[3]]
+    return {
+        "title": _("A Scout & Show"),
+        "rows": [
+            {"label": _("The active set"), "cards": active},
+            {"label": _("Your hand"), "cards": hand},
+            {"label": _("Your hand after the scout"), "cards": after},
+        ],
+        "caption": _(
+            "You take the {top} from the right end of the active set and put it after your first card, "
+            "then show {show} at once: it beats what is left of the active set, {left}.",
+            top=taken["t"], show=_describe(rules, shown, _), left=_describe(rules, left, _),
+        ),
+    }
+
+
 def examples(rules: Rules, _: Gettext) -> dict[str, list[dict[str, Any]]]:
     """{summary section id: [examples]} for the page to draw under those sections."""
     stronger = stronger_example(rules, _)
     flip = flip_example(rules, _)
     return {
         "hand": [flip] if flip else [],
-        "turn": [show_example(rules, _), scout_example(rules, _)],
+        "turn": [e for e in (show_example(rules, _), scout_example(rules, _), scout_show_example(rules, _)) if e],
         "strength": [stronger] if stronger else [],
     }
