@@ -104,6 +104,8 @@ def parse_spec(text: str, players: int | None) -> tuple[str, int | None]:
     """`official:4` -> ("official", 4); `house.yaml` -> ("house.yaml", players)."""
     name, colon, count = text.rpartition(":")
     if colon and count.isdigit() and name:
+        if len(count) > 3:  # no variant seats a thousand players; int() of a long text is slow, or refused
+            raise ValueError(f"{name}: {count[:20]}{'...' * (len(count) > 20)} players is more than any variant seats")
         return name, int(count)
     return text, players
 

@@ -25,6 +25,8 @@ TEMPLATES: tuple[str, ...] = (
     N_("this scoutlab reads schema_version {version}; the spec says {value}"),
     N_("{value} is not one of {options}"),
     N_("must be at least {minimum}, got {value}"),
+    N_("must be at most {maximum} characters, got {value}"),
+    N_("must have at most {maximum} entries, got {value}"),
     N_("must be at most {maximum}, got {value}"),
     N_("must list at least {count} items"),
     N_("must list at least {count} item"),
@@ -65,6 +67,14 @@ TEMPLATES: tuple[str, ...] = (
     N_("this is a directory, not a spec file"),
     N_("cannot read the file: permission denied"),
     N_("not UTF-8 text (bad byte at offset {offset})"),
+    N_("cannot read the file: {why}"),
+    N_("{what} is {size} bytes, more than the limit of {limit} ({bytes} bytes)"),
+    N_("{spec} is not a variant spec: {why}"),
+    N_("this is not a variant spec: {why}"),
+    N_("a deck of {cards} cards (numbers {lowest} to {highest}) compiles to {codes} action codes (about {megabytes} MB); the limit is {limit}, a deck of at most {numbers} numbers (highest at most {highest_allowed})"),
+    N_("key {key} is longer than {limit} characters"),
+    N_("nested deeper than {depth} levels of lists and mappings"),
+    N_("nested deeper than {depth} levels of lists and mappings (through aliases)"),
 )
 
 # Endings the spec layer adds to a sentence; said separately, then joined.
@@ -96,8 +106,16 @@ PHRASES: tuple[str, ...] = (
     N_("card (written 'a/b', e.g. '9/10')"),
     N_("name (lowercase letters, digits, '-' and '_', starting with a letter)"),
     N_("key"),
+    # why a file is not a spec at all
+    N_("a spec is a mapping of keys such as schema_version, name and players, not {got}"),
+    N_("{strangers} of its {count} top-level keys are not a spec's keys (run scoutlab validate on it to see them)"),
+    N_("{strangers} of its {count} top-level keys are not a spec's keys"),
+    N_("not valid YAML, and no line starts with a spec's key"),
+    N_("none of its top-level keys is a spec's key (a spec has schema_version, name, players, deck and so on)"),
+    N_("the spec text"),
+    N_("the spec file"),
 )
-_PHRASE_FIELDS = ("expected", "got", "what")
+_PHRASE_FIELDS = ("expected", "got", "what", "why")
 
 
 @cache
@@ -127,7 +145,10 @@ def _phrase(text: str, _: Gettext) -> str:
         first, second = text.rsplit(" or ", 1)
         return _("{first} or {second}", first=_phrase(first, _), second=_phrase(second, _))
     found = match_template(PHRASES, text)
-    return _(found[0], **found[1]) if found else text
+    if not found:
+        return text
+    template, fields = found  # a phrase may hold a phrase: "..., not a string"
+    return _(template, **{key: _phrase(value, _) if key in _PHRASE_FIELDS else value for key, value in fields.items()})
 
 
 def _split(message: str) -> tuple[str, list[tuple[str, dict[str, str]]]]:

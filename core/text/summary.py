@@ -374,6 +374,7 @@ def _plugins(rules: Rules):
         summary = _plugin_summary(rules.plugins.get_plugin(name))
         if config:
             shown = ", ".join(f"{key}={value}" for key, value in config.items())
+            shown = shown if len(shown) <= 200 else shown[:200] + "..."  # a spec's text is not a summary's
             yield Sentence("plugins.item_config", {"name": name, "config": shown, "summary": summary})
         else:
             yield Sentence("plugins.item", {"name": name, "summary": summary})
