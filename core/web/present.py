@@ -197,8 +197,8 @@ def match_json(match: Match, _: Gettext, log_from: int = 0) -> dict[str, Any]:
                 "seat": s,
                 "name": seat_name(match, s, _),
                 # as the player reads it; bot_id is the identifier (None at the browser's own seat)
-                "bot": None if match.bot_names[s] is None else bot_label(match.bot_names[s], _),
-                "bot_id": match.bot_names[s],
+                "bot": None if bot is None else bot_label(bot, _),
+                "bot_id": bot,
                 "hand_size": view.hand_sizes[s],
                 # Received and held chips are both the Scout chips in front of the player.
                 "chips": view.chips_received[s] + view.chips_held[s],
@@ -208,7 +208,7 @@ def match_json(match: Match, _: Gettext, log_from: int = 0) -> dict[str, Any]:
                 "to_act": s == view.to_act and view.phase != "over",
                 "owner": s == view.active_owner,
             }
-            for s in range(view.players)
+            for s, bot in enumerate(match.bot_names)
         ],
         "legal": legal_moves(match, view),
         "hints": hints(match, view, _),
