@@ -27,6 +27,7 @@ COMMANDS = [
     "plugins",
     "simulate",
     "compare",
+    "sweep",
 ]
 
 

@@ -39,6 +39,8 @@ The schema is `{VARIANT_SCHEMA_ID}` (JSON Schema 2020-12). Check specs with
   replace the parent's, and `null` removes an inherited key (a `null` with nothing to
   remove is an error, as it is usually a misspelt key).
 - `name`, `title`, `description` and `kind` are never inherited: each spec names and describes itself.
+- A spec that narrows `players` stops inheriting the per-count entries (`deal.hand_size`,
+  `deck.remove`) of the counts it no longer allows: no `null`s needed.
 - The merged document, without `extends`, is what the schema and the checks below see;
   a problem in an inherited value is reported at the file and line that set it.
 - Chains longer than {MAX_EXTENDS_DEPTH} steps, and cycles, are refused.

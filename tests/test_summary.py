@@ -90,7 +90,7 @@ SHIPPED_FACTS = {
     "two-player": [
         "For 2 players.",
         "With 2 players, take out the 9/10 card: 44 cards are in play.",
-        "Each of the 2 players is dealt 11 cards; the remaining 22 cards are set aside for the later rounds.",
+        "Each of the 2 players is dealt 11 cards; the other 22 are set aside for the later rounds.",
         "The deck is shuffled once per game",
         "At the start of each round every player takes 3 Scout chips from the supply.",
         "To scout you pay one of your own Scout chips into the supply; with no Scout chip left you cannot scout.",
@@ -244,6 +244,15 @@ def test_rules_command_reads_a_file_and_reports_bad_input_in_one_line(capsys, tm
     assert err.count("\n") == 1 and "did you mean 'official'" in err and "Traceback" not in err
 
 
+@pytest.mark.parametrize("fragment, message", [
+    ("deal: {shuffle: each_round}", "deal.left_out_one"),
+    ("deal: {shuffle: once}\nrounds: {count: 1}", "deal.set_aside_one"),
+])
+def test_one_card_left_over_reads_as_one_card(fragment, message):
+    # 4 players with the whole 45-card deck and 11 cards each: exactly one card is not dealt.
+    changed = summary_of(f"deck: {{remove: {{'4': {{cards: []}}}}}}\n{fragment}")
+    assert has(changed, message, players=4, hand=11, left=1), render_text(changed)
+    assert "the other 1 " not in render_text(changed)
 def test_scoutlab_rules_speaks_the_language_asked_for(capsys):
     from scoutlab.cli import main
     from scoutlab.text.i18n import gettext_for

@@ -352,12 +352,12 @@ class GameState:
         end = RoundEnd(
             self.round, reason, exempt, tuple(scores), captured,
             tuple(self.chips_received), tuple(self.chips_held), in_hand, self.turn,
-            self.last_shower if self.last_shower >= 0 else None,
+            last_shower=self.last_shower if self.last_shower >= 0 else None,
         )
         if rules.scores_hooked:
-            adjusted = rules.adjusted_scores(self, end, scores)
-            if adjusted != scores:  # replace() is slow, and most rounds no plugin adjusts anything
-                end = replace(end, scores=tuple(adjusted))
+            adjusted, adjustments = rules.adjusted_scores(self, end, scores)
+            if adjustments:  # replace() is slow, and most rounds no plugin adjusts anything
+                end = replace(end, scores=tuple(adjusted), adjustments=adjustments)
         self.round_ends.append(end)
         for i in range(n):
             self.totals[i] += end.scores[i]

@@ -708,6 +708,7 @@ def _merge_chain(layers: list[_Layer]) -> tuple[dict[str, Any], dict[JsonPath, O
             _forget(origins, (key,))
         own = {key: value for key, value in layer.data.items() if key != "extends"}
         _overlay(doc, own, (), layer, origins, problems)
+        _drop_unplayed(doc, own, origins)
         origins[()] = (layer.source.label, layer.lines[()])
     return doc, origins, problems
 
@@ -733,6 +734,33 @@ def _overlay(base: dict[str, Any], top: dict[str, Any], at: JsonPath, layer: _La
             base[key] = copy.deepcopy(value)
             _forget(origins, path)
             origins.update({p: (label, line) for p, line in layer.lines.items() if p[: len(path)] == path})
+
+
+#: Maps keyed by player count: a layer that narrows `players` stops inheriting the entries of counts it dropped.
+_PER_COUNT = (("deal", "hand_size"), ("deck", "remove"))
+
+
+def _drop_unplayed(doc: dict[str, Any], own: dict[str, Any], origins: dict[JsonPath, Origin]) -> None:
+    """After a layer sets `players`, drop inherited per-count entries for counts it no longer allows.
+
+    Entries the layer itself writes stay, so a mistaken one is still reported at its own line.
+    """
+    players = own.get("players")
+    if not isinstance(players, list) or not all(isinstance(n, int) and not isinstance(n, bool) for n in players):
+        return  # the schema reports a malformed list; nothing sound to narrow to
+    allowed = {str(n) for n in players}
+    for path in _PER_COUNT:
+        mapping: Any = doc
+        written: Any = own
+        for step in path:
+            mapping = mapping.get(step) if isinstance(mapping, dict) else None
+            written = written.get(step) if isinstance(written, dict) else None
+        if not isinstance(mapping, dict):
+            continue
+        for key in [k for k in mapping if str(k) not in allowed]:
+            if not (isinstance(written, dict) and key in written):
+                del mapping[key]
+                _forget(origins, path + (key,))
 
 
 def _forget(origins: dict[JsonPath, Origin], path: JsonPath) -> None:
