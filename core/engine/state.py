@@ -352,6 +352,7 @@ class GameState:
         end = RoundEnd(
             self.round, reason, exempt, tuple(scores), captured,
             tuple(self.chips_received), tuple(self.chips_held), in_hand, self.turn,
+            last_shower=self.last_shower if self.last_shower >= 0 else None,
         )
         if rules.scores_hooked:
             adjusted, adjustments = rules.adjusted_scores(self, end, scores)

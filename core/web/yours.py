@@ -15,6 +15,7 @@ from fastapi import Request
 from fastapi.responses import Response
 
 from scoutlab.text.i18n import Gettext
+from scoutlab.text.variant_text import title as variant_title
 from scoutlab.web.matches import Matches
 from scoutlab.web.store import StoreError
 
@@ -36,8 +37,8 @@ def remember(request: Request, response: Response, token: str) -> None:
     response.set_cookie(COOKIE, ".".join(tokens), max_age=180 * 24 * 3600, samesite="lax", httponly=True)
 
 
-def your_matches(request: Request, matches: Matches, _: Gettext) -> list[dict[str, Any]]:
-    """Each remembered match the server still has: its address, variant, round and whose move it is."""
+def your_matches(request: Request, matches: Matches, _: Gettext, lang: str) -> list[dict[str, Any]]:
+    """Each remembered match the server still has: its address, variant (its title in `lang`), round and whose move it is."""
     out = []
     for token in remembered(request):
         try:
@@ -54,7 +55,7 @@ def your_matches(request: Request, matches: Matches, _: Gettext) -> list[dict[st
                 where = _("Round {number} of {rounds}", number=view.round + 1, rounds=view.rounds)
             out.append({
                 "url": f"/m/{token}",
-                "variant": match.rules.name,
+                "variant": variant_title(match.rules.spec.doc, lang),
                 "players": view.players,
                 "where": where,
                 "your_turn": match.your_turn,

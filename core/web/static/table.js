@@ -174,7 +174,7 @@
   async function explain(action) {
     const mine = ++asked;
     const answer = await call("GET", "/explain?action=" + encodeURIComponent(action));
-    if (mine === asked && answer.ok) say(answer.data.legal ? S.legal : answer.data.reason, answer.data.legal);
+    if (mine === asked && answer.ok) say(answer.data.legal ? S.legal : answer.data.reason, answer.data.legal ? "is-ok" : "is-refused");
   }
 
   function onSelect(index) {
@@ -184,7 +184,7 @@
     asked++;
     if (!selected.size) say("");
     else if (!run) say(S.pick_adjacent);
-    else if (!scout && state.legal.shows.some((s) => s[0] === run[0] && s[1] === run[1])) say(S.legal, true);
+    else if (!scout && state.legal.shows.some((s) => s[0] === run[0] && s[1] === run[1])) say(S.legal, "is-ok");
     else explain(scout ? scoutText() + " " + showText(run) : showText(run)); // the server says which rule it breaks
     draw();
   }
@@ -192,7 +192,7 @@
   function onTake(end) {
     selected = new Set();
     scout = { end, flip: false, gap: null, confirmed: false };
-    say(fill(S.taken, { card: cardName(takenCard()) }));
+    say(fill(S.taken, { card: cardName(takenCard()) }), "is-guide");
     draw();
     const first = $("gaps").querySelector("button");
     if (first) first.focus();
@@ -200,7 +200,7 @@
 
   function place(gap) {
     scout.gap = Math.max(0, Math.min(state.hand.length, gap));
-    say(fill(S.placed, { card: cardName(takenCard()), number: scout.gap + 1 }));
+    say(fill(S.placed, { card: cardName(takenCard()), number: scout.gap + 1 }), "is-guide");
     draw();
   }
 
@@ -208,7 +208,7 @@
     if (!scout || scout.gap === null) return;
     if ($("sns").checked && state.legal.scout_show) {
       scout.confirmed = true;
-      say(S.sns_pick);
+      say(S.sns_pick, "is-guide");
       draw();
       const marked = $("hand").querySelector("button.scouted");
       if (marked) marked.focus();
@@ -247,9 +247,11 @@
     ]);
   }
 
-  function say(text, good) {
+  // The tone is a class of the message line: is-ok for "This show is allowed.", is-guide for what to do next,
+  // is-refused (the default) for a reason.
+  function say(text, tone) {
     $("message").textContent = text || "";
-    $("message").classList.toggle("good", !!good);
+    $("message").className = "message " + (tone || "is-refused");
   }
 
   function fitRow(row) {
@@ -758,8 +760,8 @@
   $("confirm").addEventListener("click", onConfirm);
   $("turn").addEventListener("click", () => {
     scout.flip = !scout.flip;
-    if (scout.gap !== null) say(fill(S.placed, { card: cardName(takenCard()), number: scout.gap + 1 }));
-    else say(fill(S.taken, { card: cardName(takenCard()) }));
+    if (scout.gap !== null) say(fill(S.placed, { card: cardName(takenCard()), number: scout.gap + 1 }), "is-guide");
+    else say(fill(S.taken, { card: cardName(takenCard()) }), "is-guide");
     draw();
   });
   $("move-left").addEventListener("click", () => place(scout.gap - 1));
