@@ -35,6 +35,17 @@ MEASURE = """() => {
       for (const b of document.querySelectorAll('#controls button')) if (visible(b)) inView(b, `button ${b.id}`);
     }
     inView(document.querySelector('#message'), 'the message line');
+    // Nothing drawn over anything else: the lines of the table's middle and of your side follow each other.
+    for (const box of document.querySelectorAll('.center, .mine')) {
+      const parts = [...box.children].filter((e) => visible(e) && getComputedStyle(e).position !== 'absolute');
+      parts.forEach((part, i) => {
+        if (part.scrollHeight > part.clientHeight + 1 && getComputedStyle(part).overflowY === 'visible')
+          problems.push(`the text of ${part.id || part.className} spills out of its box`);
+        const next = parts[i + 1];
+        if (next && part.getBoundingClientRect().bottom > next.getBoundingClientRect().top + 1)
+          problems.push(`${part.id || part.className} overlaps ${next.id || next.className}`);
+      });
+    }
     for (const o of document.querySelectorAll('.opponent, .mine, .center, .bar'))
       if (visible(o) && o.scrollWidth > o.clientWidth + 1) {
         const edge = o.getBoundingClientRect();
