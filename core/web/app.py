@@ -375,6 +375,7 @@ def create_app(db_path: str, bot_delay_ms: int = 700) -> FastAPI:
     @app.exception_handler(RequestValidationError)
     def bad_request(request: Request, exc: RequestValidationError) -> Response:
         # FastAPI's own answer would quote the input back; one sentence instead.
-        return error(request, 400, i18n.gettext_for(language(request))("The request is not one this server understands."))
+        _ = i18n.gettext_for(language(request))
+        return error(request, 400, _("The request is not one this server understands."))
 
     return app
