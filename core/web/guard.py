@@ -17,9 +17,10 @@ Message = dict[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 
-#: Bytes a request body may have: a new match carries a spec (64 KB) as a form or JSON, anything else a move.
+#: Bytes a request body may have: a new match carries a spec (64 KB) as a form or JSON; anything else
+#: carries a move, but gets room enough that malformed JSON (100,000 levels deep) is refused as such, with a 400.
 NEW_MATCH_BODY_LIMIT = 160 * 1024
-BODY_LIMIT = 4 * 1024
+BODY_LIMIT = 128 * 1024
 _NEW_MATCH_PATHS = ("/new", "/api/new")
 
 #: Scripts, styles and connections from this origin only; no inline script or style, no frames, no plugins.
