@@ -176,23 +176,22 @@ def test_a_server_killed_mid_match_resumes_every_match_exactly(tmp_path):
     base = f"http://127.0.0.1:{port}"
     server = _serve(db, port)
     try:
-        tokens = []
-        for _ in range(3):
-            answer = httpx.post(f"{base}/api/new", json={"variant": "official", "bots": ["random", "random"]}, timeout=10)
-            tokens.append(answer.json()["token"])
-        rng = random.Random(4)
-        for _ in range(40):
-            for token in tokens:
-                state = httpx.get(f"{base}/api/m/{token}", timeout=10).json()
-                if state["your_turn"]:
-                    move = rng.choice(["keep", "flip"]) if state["legal"]["flip"] else _legal_move(state, rng)
-                    httpx.post(f"{base}/api/m/{token}/act", json={"action": move}, timeout=10)
-                else:
-                    httpx.post(f"{base}/api/m/{token}/advance", timeout=10)
-        before = {token: httpx.get(f"{base}/api/m/{token}", timeout=10).json() for token in tokens}
+        with httpx.Client(base_url=base, timeout=10) as http:
+            tokens = [http.post("/api/new", json={"variant": "official", "bots": ["random", "random"]}).json()["token"] for _ in range(3)]
+            rng = random.Random(4)
+            for _ in range(25):
+                for token in tokens:
+                    state = http.get(f"/api/m/{token}").json()
+                    if state["your_turn"]:
+                        move = rng.choice(["keep", "flip"]) if state["legal"]["flip"] else _legal_move(state, rng)
+                        http.post(f"/api/m/{token}/act", json={"action": move})
+                    else:
+                        http.post(f"/api/m/{token}/advance")
+            before = {token: http.get(f"/api/m/{token}").json() for token in tokens}
     finally:
         os.killpg(server.pid, signal.SIGKILL)  # no shutdown, no checkpoint: the WAL is all there is
         server.wait()
+    assert all(len(state["log"]) > 10 for state in before.values())
     server = _serve(db, port)
     try:
         after = {token: httpx.get(f"{base}/api/m/{token}", timeout=10).json() for token in tokens}
