@@ -1,0 +1,178 @@
+"""The server's doors: security headers on every answer, no inline script a CSP would have to allow,
+same-origin writes, bodies capped before they are read, compiled rules shared by digest, live
+matches bounded by memory, and the engine kept off the event loop."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+
+import httpx
+import pytest
+
+from web_helpers import client_for, new_match, server_match
+
+from scoutlab.web import guard, matches as matches_module
+from scoutlab.web.matches import Matches, rules_for
+from scoutlab.web.rulescache import RulesCache, digest_of, rules_weight
+from scoutlab.web.store import MatchStore
+
+HOUSE = "extends: official\nname: house-doors\nscoring: {exempt_last_show_owner: false}\n"
+
+
+@pytest.fixture
+def client(tmp_path):
+    return client_for(tmp_path / "matches.sqlite3")
+
+
+def every_kind_of_answer(client) -> list[httpx.Response]:
+    token, _ = new_match(client)
+    return [
+        client.get("/"), client.get(f"/m/{token}"), client.get("/rules/official"), client.get(f"/m/{token}/rules"),
+        client.get("/static/table.js"), client.get(f"/api/m/{token}"), client.get("/api/m/nope"), client.get("/m/nope"),
+        client.post(f"/api/m/{token}/act", json={"action": "dance"}),
+        client.post("/api/new", content=b"x" * (guard.NEW_MATCH_BODY_LIMIT + 1)),
+        client.post("/api/new", json={"variant": "official"}, headers={"origin": "https://evil.example"}),
+    ]
+
+
+def test_every_answer_carries_the_security_headers(client):
+    for answer in every_kind_of_answer(client):
+        headers = answer.headers
+        assert "frame-ancestors 'none'" in headers["content-security-policy"], answer.url
+        assert "script-src 'self'" in headers["content-security-policy"] and "unsafe-inline" not in headers["content-security-policy"]
+        assert headers["x-content-type-options"] == "nosniff"
+        assert headers["referrer-policy"] == "no-referrer"
+        assert headers["x-frame-options"] == "DENY"
+
+
+def test_no_page_needs_inline_script_or_style(client):
+    """Under the CSP an inline script, event handler or style attribute would silently not run: none may be there."""
+    token, _ = new_match(client, seed=3)
+    for path in ("/", f"/m/{token}", "/rules/official", f"/m/{token}/rules", "/m/nope"):
+        html = client.get(path).text
+        for tag in re.findall(r"<script\b[^>]*>", html):
+            assert "src=" in tag or 'type="application/json"' in tag, f"{path}: inline script {tag}"
+        assert not re.search(r"\son[a-z]+\s*=", html), f"{path}: an inline event handler"
+        assert not re.search(r"\sstyle\s*=", html), f"{path}: an inline style attribute"
+        assert "javascript:" not in html
+        for src in re.findall(r'<script[^>]*src="([^"]+)"', html):
+            assert src.startswith("/static/") and client.get(src).status_code == 200
+
+
+def test_writes_from_the_same_origin_or_no_browser_are_accepted(client):
+    token, _ = new_match(client, seed=1)
+    same = client.post(f"/api/m/{token}/act", json={"action": "keep"}, headers={"origin": "http://testserver"})
+    assert same.status_code == 200
+    fetch = client.post("/api/new", json={"variant": "official"}, headers={"sec-fetch-site": "same-origin", "origin": "http://testserver"})
+    assert fetch.status_code == 200
+    other = client.post(f"/api/m/{token}/advance", headers={"origin": "http://testserver.evil.example"})
+    assert other.status_code == 403 and other.json()["error"] == "Requests from other sites are refused."
+    assert client.get(f"/api/m/{token}", headers={"origin": "https://evil.example"}).status_code == 200  # reads are not writes
+
+
+def test_a_streamed_body_is_cut_off_at_the_cap_in_the_players_language(client):
+    token, _ = new_match(client)
+    sent = []
+
+    def chunks():  # no Content-Length: the cap must hold while the body arrives
+        for _ in range(1000):
+            sent.append(1)
+            yield b"x" * 1024
+
+    answer = client.post(f"/api/m/{token}/act?lang=bg", content=chunks())
+    assert answer.status_code == 413 and answer.json()["error"] == "Заявката е твърде голяма: най-много 128 KB."
+    declared = client.post("/api/new", content=b"{}", headers={"content-length": str(10**12)})
+    assert declared.status_code == 413
+
+
+def test_compiled_rules_are_shared_by_digest(client):
+    first, _ = new_match(client, "official")
+    second, _ = new_match(client, "official")
+    assert server_match(client, first).rules is server_match(client, second).rules
+    house = [client.post("/api/new", json={"spec": HOUSE, "players": 3}).json()["token"] for _ in range(2)]
+    rules = [server_match(client, token).rules for token in house]
+    assert rules[0] is rules[1] and rules[0].digest == digest_of(rules[0].spec.doc)
+    assert len(rules[0].digest) == 64
+
+
+def test_the_rules_cache_holds_a_budget_of_bytes():
+    from scoutlab.spec import load_spec
+
+    doc = load_spec("official").doc
+    cache = RulesCache(budget=3 * rules_weight(rules_for(doc)))
+    docs = [{**doc, "name": f"copy-{i}"} for i in range(6)]
+    for copy in docs:
+        cache.get(copy)
+    assert len(cache) == 3 and cache.weight <= cache.budget
+    assert cache.get(docs[-1]) is cache.get(docs[-1])  # the newest are still there
+
+
+def test_live_matches_are_bounded_by_memory_and_come_back_from_the_file(tmp_path):
+    store = MatchStore(tmp_path / "m.sqlite3")
+    from scoutlab.spec import load_spec
+
+    official = rules_for(load_spec("official").doc)
+    budget = rules_weight(official) + 5 * matches_module.MATCH_BASE_BYTES
+    live = Matches(store, budget=budget)
+    made = [live.new(official.spec.doc, 3, ["random", "random"]) for _ in range(12)]
+    assert len(live) <= 5 and live.weight <= budget
+    oldest = made[0]
+    again = live.get(oldest.token)  # replayed from the database
+    assert again is not oldest and again.state.hands == oldest.state.hands
+
+
+def test_a_big_variant_pushes_out_older_matches(tmp_path):
+    store = MatchStore(tmp_path / "m.sqlite3")
+    from scoutlab.spec import load_spec
+
+    doc = load_spec("official").doc
+    big = {**doc, "name": "big-deck", "deck": {**doc["deck"], "highest": 16}}
+    budget = rules_weight(rules_for(doc)) + rules_weight(rules_for(big)) + 6 * matches_module.MATCH_BASE_BYTES
+    live = Matches(store, budget=budget)
+    for _ in range(10):
+        live.new(doc, 3, ["random", "random"])
+    assert len(live) == 10
+    live.new(big, 3, ["random", "random"])
+    assert len(live) == 6 and live.weight <= budget  # its 2 MB of action tables took the room of five small matches
+
+
+def test_a_slow_move_holds_up_no_other_request(tmp_path, monkeypatch):
+    """A bot that takes 1 s (as a search bot may) runs in a worker thread: another match is served meanwhile."""
+    client = client_for(tmp_path / "m.sqlite3")
+    slow, _ = new_match(client, "official", 3, seed=1)
+    other, _ = new_match(client, "official", 3, seed=2)
+    client.post(f"/api/m/{slow}/act", json={"action": "keep"})
+    bot = server_match(client, slow).bots[1]
+    thinking = bot.act
+
+    def slow_act(view):
+        time.sleep(1.0)
+        return thinking(view)
+
+    monkeypatch.setattr(bot, "act", slow_act)
+
+    async def race():
+        transport = httpx.ASGITransport(app=client.app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as http:
+            finished = {}
+
+            async def timed(name, request):
+                await request
+                finished[name] = time.perf_counter()
+
+            began = time.perf_counter()
+            await asyncio.gather(
+                timed("slow", http.post(f"/api/m/{slow}/advance")),
+                timed("read", _after(0.1, http.get(f"/api/m/{other}"))),
+            )
+            return finished["read"] - began, finished["slow"] - began
+
+    read, slow_took = asyncio.run(race())
+    assert slow_took >= 1.0 and read < 0.8, (read, slow_took)
+
+
+async def _after(delay, request):
+    await asyncio.sleep(delay)
+    return await request
