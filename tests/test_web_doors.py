@@ -176,3 +176,34 @@ def test_a_slow_move_holds_up_no_other_request(tmp_path, monkeypatch):
 async def _after(delay, request):
     await asyncio.sleep(delay)
     return await request
+
+
+def test_the_legal_moves_read_by_arithmetic_agree_with_decoding_each_code():
+    """present.legal_moves reads the codes' layout directly (for speed): it must say what decoding says."""
+    import random
+
+    from scoutlab.rules import load_rules
+    from scoutlab.spec import shipped_variants
+    from scoutlab.web.present import legal_moves
+
+    for name, _description in shipped_variants():
+        rules = load_rules(name)
+        holder = type("M", (), {"rules": rules})
+        for players in rules.players:
+            state, rng = rules.new_game(players, players), random.Random(players)
+            while not state.is_over:
+                view = state.view(state.to_act)
+                codec, shows, ends, sns, flip = rules.codec, [], set(), False, False
+                for code in view.legal:
+                    kind, action = codec.kind(code), codec.decode(code)
+                    if kind == "show":
+                        shows.append([action.start, action.length])
+                    elif kind == "scout":
+                        ends.add(action.end)
+                    elif kind == "scout_and_show":
+                        sns = True
+                        ends.add(action.scout.end)
+                    else:
+                        flip = True
+                assert legal_moves(holder, view) == {"flip": flip, "shows": shows, "scout_ends": sorted(ends), "scout_show": sns}
+                state.apply(rng.choice(state.legal_actions()))
