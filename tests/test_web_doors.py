@@ -107,6 +107,10 @@ def test_the_rules_cache_holds_a_budget_of_bytes():
         cache.get(copy)
     assert len(cache) == 3 and cache.weight <= cache.budget
     assert cache.get(docs[-1]) is cache.get(docs[-1])  # the newest are still there
+    held = cache.get(docs[0])  # compiled again: the cache had dropped it and nothing held it
+    for copy in docs[1:]:
+        cache.get(copy)
+    assert cache.get(docs[0]) is held  # dropped again, but a live match (here: `held`) still shares it
 
 
 def test_live_matches_are_bounded_by_memory_and_come_back_from_the_file(tmp_path):

@@ -9,15 +9,17 @@ engine, replays and spec compiling run in worker threads, never on the event loo
 
 from __future__ import annotations
 
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from importlib import resources
-from typing import Any
+from typing import Any, Callable
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
-from starlette.concurrency import run_in_threadpool
 
 from .. import explain, i18n
 from ..actions import NotationError, parse_action
@@ -54,8 +56,11 @@ def _count_range(counts: list[int]) -> str:
     return "\u2066" + ", ".join(map(str, counts)) + "\u2069"
 
 
-def create_app(db_path: str, bot_delay_ms: int = 700) -> FastAPI:
-    """The app, keeping its matches in the SQLite file `db_path` (raises StoreError if it is not ours)."""
+def create_app(db_path: str, bot_delay_ms: int = 700, engine_threads: int = 4, bot_threads: int = 16) -> FastAPI:
+    """The app, keeping its matches in the SQLite file `db_path` (raises StoreError if it is not ours).
+
+    Moves, states, replays and compiles run in `engine_threads` worker threads, bots' moves in `bot_threads`.
+    """
     app = FastAPI(title="scoutlab", docs_url=None, redoc_url=None, openapi_url=None)
     matches = Matches(MatchStore(db_path))
     app.state.matches = matches
@@ -96,6 +101,17 @@ def create_app(db_path: str, bot_delay_ms: int = 700) -> FastAPI:
         if request.query_params.get("lang"):
             response.set_cookie("lang", lang, max_age=365 * 24 * 3600, samesite="lax")
         return response
+
+    # Engine work runs off the event loop in a few threads: under the GIL more threads add no
+    # speed, only contention. Bots think in a pool of their own, so a slow search bot holds up
+    # only other bots' moves, never a player's move or a page's state.
+    engine_pool = ThreadPoolExecutor(engine_threads, thread_name_prefix="scoutlab-engine")
+    bot_pool = ThreadPoolExecutor(bot_threads, thread_name_prefix="scoutlab-bots")
+    app.state.pools = (engine_pool, bot_pool)
+
+    async def off_loop(work: Callable[[], Any], pool: ThreadPoolExecutor = engine_pool) -> Any:
+        """Run `work` in a worker thread; the event loop goes on serving meanwhile."""
+        return await asyncio.get_running_loop().run_in_executor(pool, work)
 
     def error(request: Request, status: int, message: str) -> JSONResponse:
         return JSONResponse({"error": message}, status_code=status)
@@ -164,11 +180,11 @@ def create_app(db_path: str, bot_delay_ms: int = 700) -> FastAPI:
             return _start(spec.doc, players, bots, seed, _)
 
         try:
-            match = await run_in_threadpool(start)
+            match = await off_loop(start)
         except SpecError as exc:
-            return await run_in_threadpool(new_match_page, request, 422, short_problems([str(p) for p in exc.problems]), form)
+            return await off_loop(partial(new_match_page, request, 422, short_problems([str(p) for p in exc.problems]), form))
         except (ValueError, BotError) as exc:
-            return await run_in_threadpool(new_match_page, request, 422, [str(exc)], form)
+            return await off_loop(partial(new_match_page, request, 422, [str(exc)], form))
         return RedirectResponse(f"/m/{match.token}", status_code=303)
 
     @app.get("/m/{token}", response_class=HTMLResponse)
@@ -270,24 +286,27 @@ def create_app(db_path: str, bot_delay_ms: int = 700) -> FastAPI:
             return _start(spec.doc, players, bots or [default_bot()] * (players - 1), seed, _)
 
         try:
-            match = await run_in_threadpool(start)
+            match = await off_loop(start)
         except SpecError as exc:
             problems = short_problems([str(p) for p in exc.problems])
             return JSONResponse({"error": "\n".join(problems), "problems": problems}, status_code=422)
         except (ValueError, BotError) as exc:
             return error(request, 422, str(exc))
-        state = await run_in_threadpool(state_of, request, match)
+        state = await off_loop(partial(state_of, request, match))
         return JSONResponse({"token": match.token, "url": f"/m/{match.token}", "state": state})
 
     def no_match(request: Request) -> JSONResponse:
         return error(request, 404, i18n.gettext_for(language(request))("There is no match at this address."))
 
     @app.get("/api/m/{token}")
-    def api_state(request: Request, token: str):
-        match = find(token)  # a sync route: FastAPI runs it in a worker thread
-        if match is None:
-            return no_match(request)
-        return state_response(request, match)
+    async def api_state(request: Request, token: str):
+        def read() -> Response:
+            match = find(token)
+            if match is None:
+                return no_match(request)
+            return state_response(request, match)
+
+        return await off_loop(read)
 
     @app.post("/api/m/{token}/act")
     async def api_act(request: Request, token: str):
@@ -318,7 +337,7 @@ def create_app(db_path: str, bot_delay_ms: int = 700) -> FastAPI:
                 return error(request, 400, _("{move} is not a move.", move=excerpt(text)))
             return state_response(request, match)
 
-        return await run_in_threadpool(act)
+        return await off_loop(act)
 
     def _illegal_reason(match: Match, text: str, _) -> str:
         try:
@@ -347,14 +366,17 @@ def create_app(db_path: str, bot_delay_ms: int = 700) -> FastAPI:
             return {"legal": False, "reason": explain.reason(match.state, code, _)}
 
     @app.post("/api/m/{token}/advance")
-    def api_advance(request: Request, token: str):
+    async def api_advance(request: Request, token: str):
         """Play one bot move if a bot is to act (the page calls this after a short delay)."""
-        # A sync route runs in a worker thread: a bot that thinks a while holds up no other match.
-        match = find(token)
-        if match is None:
-            return no_match(request)
-        matches.advance(match)
-        return state_response(request, match)
+
+        def advance() -> Response:  # in a worker thread: a bot that thinks a while holds up no other match
+            match = find(token)
+            if match is None:
+                return no_match(request)
+            matches.advance(match)
+            return state_response(request, match)
+
+        return await off_loop(advance, bot_pool)
 
     def store_failure(request: Request, status: int, message: str) -> Response:
         if request.url.path.startswith("/api/"):

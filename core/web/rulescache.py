@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
+import weakref
 from collections import OrderedDict
 
 from ..rules import Rules
@@ -40,6 +41,8 @@ class RulesCache:
     def __init__(self, budget: int = 256 * 2**20):
         self.budget = budget
         self._rules: OrderedDict[str, Rules] = OrderedDict()
+        # Rules the cache has dropped but a live match still holds: shared, never compiled twice.
+        self._alive: weakref.WeakValueDictionary[str, Rules] = weakref.WeakValueDictionary()
         self._weight = 0
         self._lock = threading.Lock()
 
@@ -51,17 +54,26 @@ class RulesCache:
             if rules is not None:
                 self._rules.move_to_end(key)
                 return rules
+            rules = self._alive.get(key)
+            if rules is not None:
+                self._keep(key, rules)
+                return rules
         # Compiled outside the lock: a big spec must not hold up matches of other variants.
         rules = Rules(load_spec_text(json.dumps(doc), f"{doc['name']}.yaml"))
         rules.digest = key  # matches count shared rules once by this key
         with self._lock:
-            if key not in self._rules:
-                self._rules[key] = rules
-                self._weight += rules_weight(rules)
-                while self._weight > self.budget and len(self._rules) > 1:
-                    _old_key, old = self._rules.popitem(last=False)
-                    self._weight -= rules_weight(old)
-            return self._rules.get(key, rules)
+            if key not in self._rules:  # two threads compiled the same document at once: the first one stays
+                self._keep(key, self._alive.get(key) or rules)
+            return self._rules[key]
+
+    def _keep(self, key: str, rules: Rules) -> None:
+        """Hold `rules` (the caller holds the lock), dropping the least recently used beyond the budget."""
+        self._rules[key] = rules
+        self._alive[key] = rules
+        self._weight += rules_weight(rules)
+        while self._weight > self.budget and len(self._rules) > 1:
+            _old_key, old = self._rules.popitem(last=False)
+            self._weight -= rules_weight(old)
 
     @property
     def weight(self) -> int:
