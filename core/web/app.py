@@ -56,7 +56,7 @@ def _count_range(counts: list[int]) -> str:
     return "\u2066" + ", ".join(map(str, counts)) + "\u2069"
 
 
-def create_app(db_path: str, bot_delay_ms: int = 700, engine_threads: int = 4, bot_threads: int = 16) -> FastAPI:
+def create_app(db_path: str, bot_delay_ms: int = 700, engine_threads: int = 4, bot_threads: int = 4) -> FastAPI:
     """The app, keeping its matches in the SQLite file `db_path` (raises StoreError if it is not ours).
 
     Moves, states, replays and compiles run in `engine_threads` worker threads, bots' moves in `bot_threads`.
@@ -103,8 +103,8 @@ def create_app(db_path: str, bot_delay_ms: int = 700, engine_threads: int = 4, b
         return response
 
     # Engine work runs off the event loop in a few threads: under the GIL more threads add no
-    # speed, only contention. Bots think in a pool of their own, so a slow search bot holds up
-    # only other bots' moves, never a player's move or a page's state.
+    # speed, only contention (and a longer p99). Bots think in a pool of their own, so slow search
+    # bots hold up only other bots' moves, never a player's move or a page's state.
     engine_pool = ThreadPoolExecutor(engine_threads, thread_name_prefix="scoutlab-engine")
     bot_pool = ThreadPoolExecutor(bot_threads, thread_name_prefix="scoutlab-bots")
     app.state.pools = (engine_pool, bot_pool)
