@@ -297,7 +297,8 @@ def create_app(db_path: str, bot_delay_ms: int = 700, engine_threads: int = 4, b
             match = await off_loop(start)
         except SpecError as exc:
             problems = short_problems([str(p) for p in exc.problems])
-            return JSONResponse({"error": "\n".join(problems), "problems": problems}, status_code=422)
+            first = problems[0] if len(exc.problems) == 1 else f"{problems[0]} (and {len(exc.problems) - 1} more)"
+            return JSONResponse({"error": first, "problems": problems}, status_code=422)
         except (ValueError, BotError) as exc:
             return error(request, 422, str(exc))
         state = await off_loop(partial(state_of, request, match))
