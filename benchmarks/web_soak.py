@@ -8,7 +8,7 @@ end at once (secret deals, random bots, no pauses: see web_load.py), then the se
 resident memory (VmRSS) is read from /proc. Live matches stay in memory up to the server's
 bounds (2,000 matches, or 512 MB of estimated match and rules memory), so memory should
 rise while those fill and then stay flat: the script prints every wave, the growth over
-the whole run and over its second half (where a leak would show as a steady slope), and
+the whole run and over its last third (where a leak would show as a steady slope), and
 exits 1 on any error or lost match.
 """
 
@@ -70,12 +70,12 @@ def main() -> int:
         last_words = server_log(db) if errors else ""
 
     first, last = samples[0], samples[-1]
-    half = [s for s in samples if s[0] >= last[0] / 2]
+    half = [s for s in samples if s[0] >= last[0] * 2 / 3]
     slope = (half[-1][1] - half[0][1]) / max(1e-9, half[-1][0] - half[0][0]) if len(half) > 1 else 0.0
     print(f"{total_matches} matches, {total_requests} requests, {len(errors)} errors in {last[0]:.1f} minutes")
     print(f"memory: {started:.0f} MB at start, {first[1]:.0f} MB after wave 1, {last[1]:.0f} MB at the end "
           f"(peak {peak:.0f} MB); growth after wave 1: {last[1] - first[1]:+.0f} MB; "
-          f"second half: {slope:+.1f} MB a minute")
+          f"last third: {slope:+.1f} MB a minute")
     for line in errors[:10]:
         print("error:", line)
     if errors:
