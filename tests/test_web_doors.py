@@ -180,6 +180,40 @@ def test_a_slow_move_holds_up_no_other_request(tmp_path, monkeypatch):
     assert slow_took >= 1.0 and read < 0.8, (read, slow_took)
 
 
+def test_a_slow_compile_holds_up_no_move(tmp_path, monkeypatch):
+    """Five pasted specs that take 0.5 s each to compile (as a huge deck may) delay no move of another match:
+    compiling is off the event loop, and in threads of its own, so it cannot fill the engine's four."""
+    from scoutlab.web import rulescache
+
+    client = client_for(tmp_path / "m.sqlite3")
+    other, _ = new_match(client, "official", 3, seed=2)
+    compile_rules = rulescache.Rules
+
+    def slow_rules(spec):
+        time.sleep(0.5)
+        return compile_rules(spec)
+
+    monkeypatch.setattr(rulescache, "Rules", slow_rules)
+    specs = [f"extends: official\nname: slow-to-compile-{i}\n" for i in range(5)]
+
+    async def race():
+        transport = httpx.ASGITransport(app=client.app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as http:
+            began = time.perf_counter()
+            answers = await asyncio.gather(
+                *(http.post("/api/new", json={"spec": spec}) for spec in specs),
+                _after(0.1, http.post(f"/api/m/{other}/act", json={"action": "keep"})),
+            )
+            return answers, time.perf_counter() - began
+
+    with ThreadPoolExecutor(1) as runner:
+        answers, took = runner.submit(lambda: asyncio.run(race())).result()
+    *new, move = answers
+    assert all(answer.status_code == 200 for answer in new) and move.status_code == 200
+    assert took >= 1.5  # five compiles in two threads
+    assert move.elapsed.total_seconds() < 0.4, move.elapsed
+
+
 async def _after(delay, request):
     await asyncio.sleep(delay)
     return await request

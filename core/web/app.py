@@ -59,7 +59,8 @@ def _count_range(counts: list[int]) -> str:
 def create_app(db_path: str, bot_delay_ms: int = 700, engine_threads: int = 4, bot_threads: int = 4) -> FastAPI:
     """The app, keeping its matches in the SQLite file `db_path` (raises StoreError if it is not ours).
 
-    Moves, states, replays and compiles run in `engine_threads` worker threads, bots' moves in `bot_threads`.
+    Moves, states and replays run in `engine_threads` worker threads, bots' moves in `bot_threads`,
+    new matches (spec loading and compiling) in two more.
     """
     app = FastAPI(title="scoutlab", docs_url=None, redoc_url=None, openapi_url=None)
     matches = Matches(MatchStore(db_path))
@@ -105,9 +106,12 @@ def create_app(db_path: str, bot_delay_ms: int = 700, engine_threads: int = 4, b
     # Engine work runs off the event loop in a few threads: under the GIL more threads add no
     # speed, only contention (and a longer p99). Bots think in a pool of their own, so slow search
     # bots hold up only other bots' moves, never a player's move or a page's state.
+    # New matches (a pasted spec may take seconds to compile) have two threads of their own:
+    # a burst of big specs delays other new matches, never a move.
     engine_pool = ThreadPoolExecutor(engine_threads, thread_name_prefix="scoutlab-engine")
     bot_pool = ThreadPoolExecutor(bot_threads, thread_name_prefix="scoutlab-bots")
-    app.state.pools = (engine_pool, bot_pool)
+    compile_pool = ThreadPoolExecutor(2, thread_name_prefix="scoutlab-compile")
+    app.state.pools = (engine_pool, bot_pool, compile_pool)
 
     async def off_loop(work: Callable[[], Any], pool: ThreadPoolExecutor = engine_pool) -> Any:
         """Run `work` in a worker thread; the event loop goes on serving meanwhile."""
@@ -180,7 +184,7 @@ def create_app(db_path: str, bot_delay_ms: int = 700, engine_threads: int = 4, b
             return _start(spec.doc, players, bots, seed, _)
 
         try:
-            match = await off_loop(start)
+            match = await off_loop(start, compile_pool)
         except SpecError as exc:
             return await off_loop(partial(new_match_page, request, 422, short_problems([str(p) for p in exc.problems]), form))
         except (ValueError, BotError) as exc:
@@ -294,7 +298,7 @@ def create_app(db_path: str, bot_delay_ms: int = 700, engine_threads: int = 4, b
             return _start(spec.doc, players, bots or [default_bot()] * (players - 1), seed, _)
 
         try:
-            match = await off_loop(start)
+            match = await off_loop(start, compile_pool)
         except SpecError as exc:
             problems = short_problems([str(p) for p in exc.problems])
             first = problems[0] if len(exc.problems) == 1 else f"{problems[0]} (and {len(exc.problems) - 1} more)"
