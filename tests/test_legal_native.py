@@ -18,10 +18,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoutlab import actions, cards, native
-from scoutlab import legal as reference
+from scoutlab.engine import actions, cards, native
+from scoutlab.engine import legal as reference
 from scoutlab.rules import load_rules
-from scoutlab.spec import shipped_variants
+from scoutlab.spec.variant import shipped_variants
 
 compiled = native.legal if native.legal is not reference else None
 needs_compiled = pytest.mark.skipif(compiled is None, reason=f"legal.py is not compiled here: {native.BUILD}")
@@ -54,8 +54,8 @@ def test_the_layout_is_the_codecs(width):
 
 @needs_compiled
 def test_the_compiled_module_was_built_from_this_source():
-    source = resources.files("scoutlab").joinpath("legal.py").read_bytes()
-    assert compiled.SOURCE_SHA256 == hashlib.sha256(source).hexdigest()
+    source = resources.files("scoutlab.engine").joinpath("legal.py").read_bytes()
+    assert hashlib.sha256(source).hexdigest() == compiled.SOURCE_SHA256
 
 
 # Hands and tables: top numbers 1-10 with their bottoms, long enough to hold every kind of show.
@@ -115,9 +115,9 @@ def test_every_decision_of_random_games_agrees(variant):
 
 
 def test_a_stale_compiled_module_gives_way_to_the_source(monkeypatch):
-    stale = types.ModuleType("scoutlab._legal_native")
+    stale = types.ModuleType("scoutlab.engine._legal_native")
     stale.SOURCE_SHA256 = "0" * 64  # built from another legal.py
-    monkeypatch.setitem(__import__("sys").modules, "scoutlab._legal_native", stale)
+    monkeypatch.setitem(__import__("sys").modules, "scoutlab.engine._legal_native", stale)
     monkeypatch.delenv("SCOUTLAB_PURE", raising=False)
     with pytest.warns(UserWarning, match="older than its source"):
         chosen, build = native._choose()

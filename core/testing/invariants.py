@@ -13,15 +13,16 @@ import copy
 import json
 import random
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
-from ..actions import Flip, Scout, ScoutShow, Show, parse_action
-from ..cards import flipped, identity
-from ..records import game_record, record_text, replay_record
-from ..rules import Rules, load_rules
-from ..shows import ShowNode
-from ..state import TURN_CAP, GameState, IllegalAction
+from scoutlab.engine.actions import Flip, Scout, ScoutShow, Show, parse_action
+from scoutlab.engine.cards import flipped, identity
+from scoutlab.engine.shows import ShowNode
+from scoutlab.engine.state import TURN_CAP, GameState, IllegalAction
+from scoutlab.records.game import game_record, record_text, replay_record
+from scoutlab.rules import Rules, load_rules
 
 Step = Callable[[GameState, random.Random], None]
 

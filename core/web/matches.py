@@ -13,15 +13,15 @@ import threading
 from collections import Counter, OrderedDict
 from dataclasses import dataclass
 
-from ..actions import ScoutShow, Show, parse_action
-from ..bots import Bot, known_bots, make_bot
-from ..cards import flipped
-from ..rules import Rules
-from ..spec import Spec
-from ..state import GameState, IllegalAction
-from .deals import bot_seed, secret_seed
-from .rulescache import RulesCache, rules_weight
-from .store import MatchDamaged, MatchStore
+from scoutlab.bots import Bot, known_bots, make_bot
+from scoutlab.engine.actions import ScoutShow, Show, parse_action
+from scoutlab.engine.cards import flipped
+from scoutlab.engine.state import GameState, IllegalAction
+from scoutlab.rules import Rules
+from scoutlab.spec.variant import Spec
+from scoutlab.web.deals import bot_seed, secret_seed
+from scoutlab.web.rulescache import RulesCache, rules_weight
+from scoutlab.web.store import MatchDamaged, MatchStore
 
 #: Estimated bytes of one live match besides its rules, and per line of its log (measured with tracemalloc: about
 #: 15 KB fresh and 30 KB for a finished 3-player official match of 50 log lines; the log's text is kept per language).

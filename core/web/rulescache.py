@@ -16,8 +16,8 @@ import threading
 import weakref
 from collections import OrderedDict
 
-from ..rules import Rules
-from ..spec import load_spec_text
+from scoutlab.rules import Rules
+from scoutlab.spec.variant import load_spec_text
 
 #: Estimated bytes of a compiled Rules besides its action tables (plugins, decks, hooks).
 RULES_BASE_BYTES = 60_000
