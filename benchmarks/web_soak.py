@@ -23,7 +23,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from web_load import free_port, memory_mb, percentile, run_all, run_loop, server_log, start_server  # noqa: E402
+from web_load import free_port, memory_mb, percentile, run_all, run_loop, server_log, start_server
 
 
 def main() -> int:

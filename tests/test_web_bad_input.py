@@ -7,12 +7,10 @@ of the input, or a 5xx other than 503.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 import yaml
-
 from web_helpers import client_for, new_match
 
 CASES = yaml.safe_load((Path(__file__).parent / "bad_web" / "requests.yaml").read_text(encoding="utf-8"))

@@ -14,7 +14,6 @@ import sys
 import time
 
 import pytest
-
 from web_helpers import client_for, new_match, step
 
 from scoutlab.rules import load_rules

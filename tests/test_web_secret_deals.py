@@ -3,6 +3,7 @@ its bots draw from streams derived from that secret, and a chosen seed makes a l
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 
@@ -62,7 +63,7 @@ def test_each_deal_draws_fresh_os_randomness_and_no_two_are_related(tmp_path, mo
     assert [bits for bits, _value in drawn] == [SEED_BITS] * 20 and seeds == [value for _bits, value in drawn]
     # 20 draws of 128 bits: all distinct, none small (P(< 2^100) = 2^-28 each), and no fixed step between them.
     assert len(set(seeds)) == 20 and min(s.bit_length() for s in seeds) > 100
-    assert len({b - a for a, b in zip(seeds, seeds[1:])}) == 19
+    assert len({b - a for a, b in itertools.pairwise(seeds)}) == 19
 
 
 def test_two_matches_are_not_linked_by_what_a_player_sees(tmp_path):
@@ -90,7 +91,7 @@ def test_bot_seeds_follow_from_the_stored_seed_so_replay_needs_nothing_else():
 def test_a_chosen_seed_makes_a_practice_match_that_says_so(tmp_path):
     client = client_for(tmp_path / "matches.sqlite3")
     token, state = new_match(client, "official", 3, seed=42)
-    again, same = new_match(client, "official", 3, seed=42)
+    _again, same = new_match(client, "official", 3, seed=42)
     assert state["practice"] and state["hand"] == same["hand"]  # a practice deal can be known in advance
     page = client.get(f"/m/{token}?lang=el").text
     assert 'id="practice"' in page and "Αγώνας εξάσκησης" in page

@@ -10,10 +10,11 @@ engine, replays and spec compiling run in worker threads, never on the event loo
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from importlib import resources
-from typing import Any, Callable
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -146,7 +147,7 @@ def create_app(db_path: str, bot_delay_ms: int = 700, engine_threads: int = 4, b
             for players in [list(rules_for(load_spec(name)).players)]
         ]
 
-    def new_match_page(request: Request, status: int = 200, problems: list[str] = (), form: dict | None = None) -> HTMLResponse:
+    def new_match_page(request: Request, status: int = 200, problems: Sequence[str] = (), form: dict | None = None) -> HTMLResponse:
         variants = variants_info()
         form = form or {"variant": "official" if any(v["name"] == "official" for v in variants) else variants[0]["name"]}
         return page(

@@ -10,7 +10,8 @@ coming from another site (403); and it adds the headers that keep the match addr
 from __future__ import annotations
 
 import json
-from typing import Any, Awaitable, Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 Scope = dict[str, Any]
 Message = dict[str, Any]

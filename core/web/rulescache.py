@@ -60,7 +60,6 @@ class RulesCache:
                 return rules
         # Compiled outside the lock: a big spec must not hold up matches of other variants.
         rules = Rules(load_spec_text(json.dumps(doc), f"{doc['name']}.yaml"))
-        rules.digest = key  # matches count shared rules once by this key
         with self._lock:
             if key not in self._rules:  # two threads compiled the same document at once: the first one stays
                 self._keep(key, self._alive.get(key) or rules)
