@@ -1,4 +1,8 @@
-"""The greedy bot: the strongest show it has, else the scout that best lengthens a set or run."""
+"""The greedy bot: the strongest show it has, else the scout that best lengthens a set or run.
+
+Back in a position it has played before in the round, it plays the next move in that
+order not yet played there (`cycles.Positions`), so it cannot loop until the turn cap.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..actions import FLIP, KEEP, Scout, Show
 from ..cards import SHIFT, flipped
+from .cycles import Positions
 from .hand import HandReader, flip_hand, tops
 from .options import bot_options
 
@@ -31,10 +36,17 @@ class GreedyBot:
         self.rules = rules
         self.rng = rng
         self.reader = HandReader(rules)
+        self.positions = Positions()
 
     def act(self, view: "View") -> int:
         if view.phase == "flip":
             return self.choose_flip(view.hand)
+        if self.positions.tried(view):
+            return self.positions.choose(view, self.ranked(view))
+        return self.positions.note(view, self.best(view))
+
+    def best(self, view: "View") -> int:
+        """The strongest show; with none, the scout whose card best lengthens a set or run."""
         codec = self.rules.codec
         shows = [c for c in view.legal if codec.kind(c) == "show"]
         if shows:
@@ -43,6 +55,20 @@ class GreedyBot:
         if scouts:
             return max(scouts, key=lambda code: (self.scout_value(view, code), -code))
         return view.legal[self.rng.randrange(len(view.legal))]
+
+    def ranked(self, view: "View") -> list[int]:
+        """Every legal move in the greedy order: shows strongest first, then scouts best first."""
+        codec = self.rules.codec
+        shows = sorted(c for c in view.legal if codec.kind(c) == "show")
+        decode, hand = codec.decode, view.hand
+        by_values: dict[tuple[int, ...], list[int]] = {}
+        for code in shows:
+            show: Show = decode(code)
+            by_values.setdefault(tuple(c >> SHIFT for c in hand[show.start:show.start + show.length]), []).append(code)
+        ordered = [code for values in self.reader.strongest_first(list(by_values)) for code in by_values[values]]
+        scouts = [c for c in view.legal if codec.kind(c) == "scout"]
+        ordered += sorted(scouts, key=lambda code: (self.scout_value(view, code), -code), reverse=True)
+        return ordered
 
     def choose_flip(self, hand: tuple[int, ...]) -> int:
         """Flip when the turned hand empties in fewer shows (then has the longer best show)."""
