@@ -4,7 +4,8 @@ shipped variants (tests/test_properties.py), for a plugin author's own variant.
 At every step of random games: cards are conserved, every legal action is accepted, other
 codes are refused and leave no trace, and a seat's view hides what it may not know. Per
 game: the game ends, every round ends exactly when and as the variant's own end conditions
-say, scores follow from the record, totals are their sums, and the record replays. `check_invariants` runs them all and raises AssertionError saying which game broke.
+say, scores follow from the record, totals are their sums, and the record replays.
+`check_invariants` runs them all and raises AssertionError saying which game broke.
 """
 
 from __future__ import annotations
@@ -16,15 +17,18 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from ..actions import Flip, Scout, ScoutShow, Show, parse_action
+from ..actions import FLIP, Flip, Scout, ScoutShow, Show, parse_action
+from ..builtin import scoutlab_end_conditions as builtin_end_conditions
 from ..cards import flipped, identity
 from ..records import game_record, record_text, replay_record
 from ..rules import Rules, load_rules
 from ..shows import ShowNode
-from ..builtin import scoutlab_end_conditions as builtin_end_conditions
 from ..state import NO_LEGAL_ACTION, TURN_CAP, GameState, IllegalAction
 
 Step = Callable[[GameState, random.Random], None]
+
+# RULES.md 4, 5 and 7: (ii) spares the owner of the last show, (i) and the cap spare nobody.
+BUILTIN_EXEMPTS = {"hand_emptied": False, "everyone_scouted": True, "opponent_stuck": True}
 
 
 def random_game(rules: Rules, players: int, seed: int, check_step: Step | None = None) -> GameState:
@@ -224,10 +228,6 @@ def assert_scores_follow_from_record(rules: Rules, record: dict) -> None:
 # --------------------------------------------------------------------------- why each round ended
 
 
-# RULES.md 4, 5 and 7: (ii) spares the owner of the last show, (i) and the cap spare nobody.
-BUILTIN_EXEMPTS = {"hand_emptied": False, "everyone_scouted": True, "opponent_stuck": True}
-
-
 def _last_show_seat(state: GameState) -> int | None:
     """The seat of the round's last show (a Scout & Show's included), read from the history."""
     codec = state.rules.codec
@@ -268,7 +268,7 @@ def due_round_end(state: GameState) -> str | None:
         own = condition == builtins.get(name)  # a plugin may offer a condition under a built-in name
         if _builtin_holds(name, state) if own else condition.check(state):
             return name
-    turns = sum(1 for r, _, code in state.history if r == state.round and code > 1)  # flips are no turns
+    turns = sum(1 for r, _, code in state.history if r == state.round and code > FLIP)  # flips are no turns
     if turns >= state.rules.max_turns:
         return TURN_CAP
     if not state.legal_actions():
@@ -287,7 +287,9 @@ def assert_round_ends_explained(state: GameState) -> None:
 
     def checked() -> None:
         round_index, seat, code = again.history[-1]
-        extra = rules.extra_turn and isinstance(rules.codec.decode(code), Scout)
+        action = rules.codec.decode(code)
+        scouted = isinstance(action, Scout) or (isinstance(action, ScoutShow) and action.show is None)
+        extra = rules.extra_turn and scouted  # a Scout & Show with no show ends as a plain scout
         turn = seat if extra else (seat + 1) % state.players
         where = f"round {round_index + 1}, turn {again.turn}, after P{seat + 1} played {again.format(code)!r}"
         assert again.to_act == turn, f"{where}: P{again.to_act + 1} is to act, not P{turn + 1}"
