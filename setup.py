@@ -1,8 +1,8 @@
-"""Build step: compile `core/legal.py`, the engine's hot loop, with mypyc when it can.
+"""Build step: compile `core/engine/legal.py`, the engine's hot loop, with mypyc when it can.
 
 All the metadata is in pyproject.toml; this file only adds the optional compiled module.
-A copy of legal.py is compiled as `scoutlab._legal_native`, stamped with the SHA-256 of
-its source so that `scoutlab.native` can tell whether it still matches. Without a C
+A copy of legal.py is compiled as `scoutlab.engine._legal_native`, stamped with the SHA-256 of
+its source so that `scoutlab.engine.native` can tell whether it still matches. Without a C
 compiler, or with SCOUTLAB_PURE=1 set, the package installs as pure Python and plays the
 same rules more slowly.
 """
@@ -18,7 +18,7 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
 HERE = pathlib.Path(__file__).resolve().parent
-STAGE = HERE / "build" / "mypyc-src" / "scoutlab"
+STAGE = HERE / "build" / "mypyc-src" / "scoutlab" / "engine"
 
 
 def _skip(reason: str) -> None:
@@ -34,9 +34,10 @@ def compiled_extensions() -> list:
     except ImportError:
         _skip("mypyc is not installed")
         return []
-    source = (HERE / "core" / "legal.py").read_bytes()
+    source = (HERE / "core" / "engine" / "legal.py").read_bytes()
     STAGE.mkdir(parents=True, exist_ok=True)
-    (STAGE / "__init__.py").write_text("")  # so mypyc names the copy scoutlab._legal_native
+    for package in (STAGE.parent, STAGE):  # so mypyc names the copy scoutlab.engine._legal_native
+        (package / "__init__.py").write_text("")
     stamp = f'\nSOURCE_SHA256: Final = "{hashlib.sha256(source).hexdigest()}"\n'
     (STAGE / "_legal_native.py").write_bytes(source + stamp.encode())
     try:

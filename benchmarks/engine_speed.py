@@ -25,9 +25,9 @@ import time
 
 import yaml
 
-from scoutlab import native
+from scoutlab.engine import native
 from scoutlab.rules import Rules, load_rules
-from scoutlab.spec import load_spec_text
+from scoutlab.spec.variant import load_spec_text
 
 CASES = [("two-player", 2), ("two-player-28", 2), ("official", 3), ("official", 4), ("official", 5)]
 

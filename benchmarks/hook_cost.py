@@ -21,7 +21,7 @@ import sys
 def play(variant: str, players: int, games: int, plugin: bool) -> int:
     """Play the games; return the number of decisions."""
     from scoutlab.rules import Rules, load_rules
-    from scoutlab.spec import load_spec_text
+    from scoutlab.spec.variant import load_spec_text
 
     text = f"extends: {variant}\nname: {variant}+noop\nplugins: [noop]\n"
     rules = Rules(load_spec_text(text)) if plugin else load_rules(variant)

@@ -27,7 +27,7 @@ def main() -> None:
         start = time.perf_counter()
         for seed in range(args.games):
             game.reset(seed=seed)
-            for agent in game.agent_iter():
+            for _agent in game.agent_iter():
                 obs, _, terminated, truncated, _ = game.last()
                 live = not (terminated or truncated)
                 game.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()) if live else None)

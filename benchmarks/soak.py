@@ -42,7 +42,7 @@ def play_block(task: tuple[str, int, list[str], int, int]) -> dict:
     """Play games [first, first + count) of one row; returns the counts and the capped games."""
     from scoutlab.match import make_bots, play_game
     from scoutlab.rules import load_rules
-    from scoutlab.state import TURN_CAP
+    from scoutlab.engine.state import TURN_CAP
 
     variant, players, lineup, first, count = task
     rules = load_rules(variant)
@@ -96,7 +96,7 @@ def parse_lineups(chosen: list[str] | None, extra: list[str]) -> dict[str, list[
 def main(argv: list[str] | None = None) -> int:
     from scoutlab.rules import load_rules
     from scoutlab.sim.stats import wilson
-    from scoutlab.spec import shipped_variants
+    from scoutlab.spec.variant import shipped_variants
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10_000, help="games per variant, player count and lineup")

@@ -26,7 +26,7 @@ import sys
 import tempfile
 import time
 
-import httpx
+import httpx2 as httpx  # httpx2: the maintained line of httpx, which starlette's test client wants too
 
 
 def free_port() -> int:
@@ -37,7 +37,7 @@ def free_port() -> int:
 
 def start_server(db: str, port: int) -> subprocess.Popen:
     # The server's own messages go to a file beside the database (a pipe nobody reads would fill and stall it).
-    log = open(db + ".server.log", "ab")
+    log = open(db + ".server.log", "ab")  # noqa: SIM115 (the server holds it for its whole life)
     server = subprocess.Popen(
         [sys.executable, "-m", "scoutlab.cli", "serve", "--db", db, "--port", str(port), "--bot-delay", "0"],
         stdout=subprocess.DEVNULL, stderr=log,

@@ -8,28 +8,28 @@ hooks (results cached, since those hooks are pure).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+import difflib
+from collections.abc import Callable
+from typing import Any
 
-from .actions import Codec
-from . import builtin
-from .events import Event
-from .cards import MASK, SHIFT, full_deck, identity, parse_card
-from .hookspecs import EndCondition, ShowInfo
-from .plugin_host import PluginError, make_manager
-from .native import legal
-from .shows import ShowNode, append_general_shows, builtin_key, builtin_kind, builtin_show_domain
-
-if TYPE_CHECKING:
-    from .spec import Spec
-    from .state import GameState
+from scoutlab.base.errors import HookError, PluginError, SpecError
+from scoutlab.base.values import EndCondition, RoundEnd, ShowInfo
+from scoutlab.engine.actions import Codec
+from scoutlab.engine.cards import MASK, SHIFT, full_deck, identity, parse_card
+from scoutlab.engine.events import Event
+from scoutlab.engine.native import legal
+from scoutlab.engine.shows import ShowNode, append_general_shows, builtin_key, builtin_kind, builtin_show_domain
+from scoutlab.engine.state import GameState
+from scoutlab.host import builtin
+from scoutlab.host.guard import call_checked, raised, wrong_answer
+from scoutlab.host.manager import make_manager
+from scoutlab.spec.variant import Spec, load_spec
 
 
 class Rules:
     """A spec compiled for play. Read-only after construction; one Rules serves many games."""
 
-    def __init__(self, spec: "Spec"):
-        from .spec import SpecError  # the spec layer owns error reporting with file and line
-
+    def __init__(self, spec: Spec):
         doc = spec.doc
         self.spec = spec
         self.name: str = doc["name"]
@@ -150,10 +150,37 @@ class Rules:
     def starting_seat(self, players: int, round_index: int) -> int:
         return (self.first_starting_seat + round_index * self.rotate_start) % players
 
-    def new_game(self, players: int, seed: int) -> "GameState":
-        from .state import GameState
-
+    def new_game(self, players: int, seed: int) -> GameState:
         return GameState(self, players, seed)
+
+    # -- plugin code the engine calls mid-action ---------------------------------------------
+
+    def adjusted_scores(
+        self, state: GameState, end: RoundEnd, scores: list[int]
+    ) -> tuple[list[int], tuple[tuple[str, tuple[int, ...]], ...]]:
+        """The scores plus every plugin's adjustment, and each plugin's nonzero adjustment by name (for the log).
+
+        The adjusters are called as pluggy would call them, minus its overhead.
+        """
+        arguments = {"state": state, "end": end}
+        adjustments = []
+        for plugin, adjust, argnames in self.score_adjusters:
+            # One int per seat, or None: call_checked refuses anything else, naming the plugin.
+            adjustment = call_checked(plugin, "scoutlab_score_round", adjust, argnames, arguments)
+            if adjustment is not None and any(adjustment):
+                scores = [s + a for s, a in zip(scores, adjustment)]
+                adjustments.append((plugin, tuple(adjustment)))
+        return scores, tuple(adjustments)
+
+    @staticmethod
+    def observer_error(plugin: str, event: Event, state: GameState, exc: Exception | None, answer: object) -> HookError:
+        """The error for an observer that raised `exc`, or else answered something other than None."""
+        arguments = {"event": event, "state": state}
+        if exc is not None:
+            return raised(plugin, "scoutlab_game_event", arguments, exc)
+        return wrong_answer(plugin, "scoutlab_game_event", arguments, answer) or HookError(
+            plugin, "scoutlab_game_event", None, f"returned {answer!r}; expected None"
+        )
 
     # -- shows under plugins (the slow, general path) ----------------------------------------
 
@@ -177,7 +204,7 @@ class Rules:
     def _judge(self, show: ShowNode, active: ShowNode) -> bool:
         """Ask the hooks whether `show` beats `active`, once per pair: the active node remembers it."""
         verdict = self.plugins.hook.scoutlab_show_beats(
-            show=ShowInfo(show.values, show.kind), active=ShowInfo(active.values, active.kind or "invalid")
+            show=ShowInfo(show.values, show.kind or "invalid"), active=ShowInfo(active.values, active.kind or "invalid")
         )  # a bool: hookguard checks plugins' answers
         active.verdicts[id(show)] = verdict
         return verdict
@@ -190,7 +217,8 @@ class Rules:
         if not active:
             return True
         if self.builtin_shows:
-            return builtin_key(values) > builtin_key(active)
+            mine, theirs = builtin_key(values), builtin_key(active)
+            return mine is not None and theirs is not None and mine > theirs
         target = self.show_node(active)
         verdict = target.verdicts.get(id(show))
         return self._judge(show, target) if verdict is None else verdict
@@ -215,7 +243,7 @@ class Rules:
         return self.show_node(tuple(c >> SHIFT for c in cards))
 
 
-def _observer(impl) -> tuple[str, Callable[[Event, "GameState"], Any]]:
+def _observer(impl) -> tuple[str, Callable[[Event, GameState], Any]]:
     """An observer hook implementation as (plugin name, plain function of (event, state)).
 
     Unwrapped from hookguard's checks, which GameState._observe makes itself, for less overhead.
@@ -232,8 +260,6 @@ def _call(impl, **kwargs: Any) -> Any:
 
 
 def _unknown_condition(name: str, offered: dict[str, EndCondition]) -> str:
-    import difflib
-
     close = difflib.get_close_matches(name, list(offered), n=1)
     hint = f"; did you mean {close[0]!r}?" if close else ""
     return f"unknown end condition {name!r}{hint} (known: {', '.join(sorted(offered))})"
@@ -241,7 +267,5 @@ def _unknown_condition(name: str, offered: dict[str, EndCondition]) -> str:
 
 def load_rules(name_or_path: str) -> Rules:
     """Load, validate and compile a variant by shipped name or file path; raises SpecError."""
-    from .spec import load_spec
-
     return Rules(load_spec(name_or_path))
 

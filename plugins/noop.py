@@ -9,7 +9,7 @@ was. Comparing a benchmark with and without it gives the hook overhead.
 
 from __future__ import annotations
 
-from scoutlab.hookspecs import hookimpl
+from scoutlab.host.hookspecs import hookimpl
 
 summary = "changes nothing; it makes the engine call every hook, to measure their cost"
 

@@ -7,7 +7,7 @@ the built-in rules. A single card is a set of one, so singles still compare by n
 
 from __future__ import annotations
 
-from scoutlab.hookspecs import ShowInfo, hookimpl
+from scoutlab.host.hookspecs import ShowInfo, hookimpl
 
 summary = "with equal counts a run beats a set"
 

@@ -25,8 +25,8 @@ from __future__ import annotations
 from itertools import pairwise
 from typing import Any
 
-from scoutlab.hookspecs import ShowInfo, hookimpl
-from scoutlab.shows import builtin_kind
+from scoutlab.engine.shows import builtin_kind
+from scoutlab.host.hookspecs import ShowInfo, hookimpl
 
 
 class WrapRuns:

@@ -169,7 +169,7 @@ def run_tests(work: Path, site: Path, tests: list[str], stop_early: bool) -> tup
 def check_imports_the_copy(work: Path, site: Path) -> None:
     """The tests must import the copy, or every mutant would survive: say so and stop if not."""
     env = {**os.environ, "PYTHONPATH": str(site), "SCOUTLAB_PURE": "1"}
-    probe = "import scoutlab, scoutlab.plugins, scoutlab.native as n; print(scoutlab.__file__, n.BUILD)"
+    probe = "import scoutlab, scoutlab.plugins, scoutlab.engine.native as n; print(scoutlab.__file__, n.BUILD)"
     out = subprocess.run([sys.executable, "-c", probe], cwd=work, env=env, capture_output=True, text=True)
     if out.returncode or not out.stdout.startswith(str(site)):
         sys.exit(f"the copy is not what gets imported ({out.stdout.strip() or out.stderr.strip()[-300:]})")

@@ -47,16 +47,16 @@ def missing_tools() -> str | None:
     return None
 
 
-def compiled_copy(stem: str, cache: Path) -> ModuleType:
-    """`scoutlab/<stem>.py` as installed, compiled with mypyc and imported; raises CannotCompile."""
+def compiled_copy(package: str, stem: str, cache: Path) -> ModuleType:
+    """`<stem>.py` of `package` (e.g. scoutlab.engine) as installed, compiled with mypyc and imported; raises CannotCompile."""
     lacking = missing_tools()
     if lacking:
         raise CannotCompile(lacking)
     import mypy.version
 
-    source = resources.files("scoutlab").joinpath(f"{stem}.py").read_bytes()
+    source = resources.files(package).joinpath(f"{stem}.py").read_bytes()
     digest = hashlib.sha256(source).hexdigest()
-    key = hashlib.sha256(f"{digest} {mypy.version.__version__} {sysconfig.get_config_var('SOABI')}".encode())
+    key = hashlib.sha256(f"{package} {digest} {mypy.version.__version__} {sysconfig.get_config_var('SOABI')}".encode())
     where = cache / f"{stem}-{key.hexdigest()[:16]}"
     name = f"scoutlab_test_{stem}"
     built = where / f"{name}{sysconfig.get_config_var('EXT_SUFFIX')}"

@@ -4,8 +4,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoutlab.actions import (
-    FLIP, KEEP, LEFT, RIGHT, Codec, Flip, NotationError, Scout, ScoutShow, Show, format_action, parse_action,
+from scoutlab.engine.actions import (
+    FLIP,
+    KEEP,
+    LEFT,
+    RIGHT,
+    Codec,
+    Flip,
+    NotationError,
+    Scout,
+    ScoutShow,
+    Show,
+    format_action,
+    parse_action,
 )
 
 CODEC = Codec(45)  # the official deck: a hand can hold at most all 45 cards

@@ -8,13 +8,13 @@ import statistics
 
 import pytest
 
-from scoutlab.actions import FLIP, KEEP
 from scoutlab.bots import BotError, make_bot
 from scoutlab.bots.determinize import Knowledge, Sampler
-from scoutlab.cards import card, flipped, identity, parse_hand
+from scoutlab.engine.actions import FLIP, KEEP
+from scoutlab.engine.cards import card, flipped, identity, parse_hand
 from scoutlab.match import make_bots, play_game
 from scoutlab.rules import load_rules
-from scoutlab.spec import shipped_variants
+from scoutlab.spec.variant import shipped_variants
 
 SHIPPED = [("official", 3), ("official", 4), ("official", 5), ("two-player", 2), ("two-player-28", 2)]
 # every shipped spec (house rules with plugins included) at every player count it allows

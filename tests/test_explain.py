@@ -7,12 +7,12 @@ import random
 
 import pytest
 
-from scoutlab.actions import Flip, Scout, ScoutShow, Show
 from scoutlab.bots import make_bot
-from scoutlab.explain import describe_show, reason, why_illegal
-from scoutlab.i18n import LANGUAGES, gettext_for
+from scoutlab.engine.actions import Flip, Scout, ScoutShow, Show
+from scoutlab.engine.explain import describe_show, reason, why_illegal
 from scoutlab.play.terminal import TerminalGame
 from scoutlab.rules import load_rules
+from scoutlab.text.i18n import LANGUAGES, gettext_for
 
 TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
 
@@ -156,7 +156,17 @@ def test_every_refusal_is_said_in_every_language(lang, refusals):
 def test_the_terminal_game_refuses_a_move_in_the_players_language(lang):
     rules = load_rules("two-player")
     state = rules.new_game(2, 5)
-    typed = iter(["keep", "show 1-40"])  # then end of input: the player leaves
+    out = io.StringIO()
+    bots = [None, make_bot("random", rules, 1)]
+    TerminalGame(rules, state, 0, bots, typing("keep", "show 1-40"), out, lang=lang).run()
+    expected = why_illegal(state, rules.codec.encode(Show(0, 40)), gettext_for(lang))
+    assert expected.startswith("'show 1-40': ") and expected in out.getvalue()
+    assert ("your hand has only" in expected) == (lang == "en")
+
+
+def typing(*lines: str):
+    """A terminal player who types these lines, then leaves (end of input)."""
+    typed = iter(lines)
 
     def ask(prompt: str) -> str:
         try:
@@ -164,9 +174,36 @@ def test_the_terminal_game_refuses_a_move_in_the_players_language(lang):
         except StopIteration:
             raise EOFError from None
 
+    return ask
+
+
+SMALL_HAND = {"hands": ["1/2 2/3", "5/1 6/2", "7/1 6/9"], "active": "5/3 5/4", "owner": 2}
+
+
+@pytest.mark.parametrize("move", ["show 99", "show 46-47", "scout left 60"])
+def test_every_door_gives_the_same_reason_for_a_move_no_hand_could_hold(move, tmp_path, capsys):
+    """`scoutlab legal`, `scoutlab engine` and the terminal answer `show 99` with the rule for this hand."""
+    import json
+
+    import yaml
+
+    from scoutlab.base.errors import IllegalAction
+    from scoutlab.cli import main
+    from scoutlab.protocol import EngineSession
+    from scoutlab.records.position import position_from_data
+
+    state = position_from_data(SMALL_HAND)
+    with pytest.raises(IllegalAction) as refused:
+        state.code(move)
+    reason_text = str(refused.value)
+    assert reason_text.startswith(f"'{move}': ") and "no hand holds" not in reason_text
+    position = tmp_path / "small.yaml"
+    position.write_text(yaml.safe_dump(SMALL_HAND))
+    assert main(["legal", str(position), "--action", move]) == 1
+    assert capsys.readouterr().out.splitlines()[-1] == f"illegal: {reason_text}"
+    session = EngineSession()
+    session.handle_line(json.dumps({"cmd": "position", "position": SMALL_HAND}))
+    assert session.handle_line(json.dumps({"cmd": "act", "action": move}))["error"] == reason_text
     out = io.StringIO()
-    bots = [None, make_bot("random", rules, 1)]
-    TerminalGame(rules, state, 0, bots, ask, out, lang=lang).run()
-    expected = why_illegal(state, rules.codec.encode(Show(0, 40)), gettext_for(lang))
-    assert expected.startswith("'show 1-40': ") and expected in out.getvalue()
-    assert ("your hand has only" in expected) == (lang == "en")
+    TerminalGame(state.rules, state, state.to_act, [make_bot("random", state.rules, 1)] * 3, typing(move), out).run()
+    assert reason_text in out.getvalue()

@@ -1,4 +1,4 @@
-"""Each hook of core/hookspecs.py, exercised through a plugin a spec puts in force.
+"""Each hook of core/host/hookspecs.py, exercised through a plugin a spec puts in force.
 
 tests/test_hook_docs.py requires a `test_hook_<name>` here (or elsewhere under tests/)
 for every hook, as datasette does for its own.
@@ -6,15 +6,16 @@ for every hook, as datasette does for its own.
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from scoutlab.bots import BotError, make_bot
-from scoutlab.hookspecs import EndCondition, ShowInfo, hookimpl
+from scoutlab.host.hookspecs import EndCondition, ShowInfo, hookimpl
+from scoutlab.host.manager import PluginError
 from scoutlab.match import make_bots, play_game
-from scoutlab.plugin_host import PluginError
-from scoutlab.spec import SpecError
+from scoutlab.spec.variant import SpecError
 from scoutlab.testing import installed_plugin, load_position, rules_with
-
 
 # -- scoutlab_classify_show ----------------------------------------------------------------------
 
@@ -24,7 +25,7 @@ class SkipRuns:
 
     @hookimpl
     def scoutlab_classify_show(self, values):
-        steps = {b - a for a, b in zip(values, values[1:])}
+        steps = {b - a for a, b in itertools.pairwise(values)}
         return "run" if len(steps) == 1 and steps <= {2, -2} else None
 
 
@@ -134,6 +135,25 @@ def test_hook_score_round_adjustments_of_every_plugin_add_up():
                 assert list(after.scores) == expected
             assert b.totals == [sum(end.scores[i] for end in b.round_ends) for i in range(4)]
         assert went_out
+
+
+def test_game_log_itemises_plugin_adjustments_so_the_breakdown_adds_up():
+    from scoutlab.log import game_log
+
+    with installed_plugin("going-out", GoingOutBonus(3)):
+        rules = rules_with("official", ["going-out"])
+        lines = []
+        for seed in range(6):
+            state = play_game(rules, 4, make_bots(["greedy"], rules, 4, seed), seed)
+            lines += [line for line in game_log(state) if "(captured" in line]
+    itemised = [line for line in lines if "+3 going-out" in line]
+    assert itemised, "no round ended with an emptied hand in six greedy games"
+    for line in itemised:  # "  P1: +8  (captured 5, chips received 0, chips held 0, in hand 0, +3 going-out)"
+        total, parts = line.split(":", 1)[1].split("(", 1)
+        named = {word.strip().rsplit(" ", 1)[0]: int(word.strip().rsplit(" ", 1)[1])
+                 for word in parts.rstrip(")").split(",") if "going-out" not in word}
+        assert named["in hand"] == 0  # the bonus goes to a seat that emptied its hand
+        assert int(total) == named["captured"] + named["chips received"] + 3, line  # official: +1 each
 
 
 def test_hook_score_round_of_the_wrong_kind_is_refused():

@@ -1,7 +1,7 @@
 """Translations: every string a player reads is in every catalog, translated, with the same fields.
 
 Fails when someone adds a `_("...")` string (or a summary message) without translating
-it into Arabic, Persian, Greek and Bulgarian: run `python -m scoutlab.i18n_tools extract`,
+it into Arabic, Persian, Greek and Bulgarian: run `python -m scoutlab.text.i18n_tools extract`,
 then `update`, translate the new entries, and `check`.
 """
 
@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from scoutlab import i18n
+from scoutlab.text import i18n
 
 babel = pytest.importorskip("babel", reason="Babel (web extra) extracts and checks the catalogs")
 
-from scoutlab import i18n_tools  # noqa: E402
+from scoutlab.text import i18n_tools  # noqa: E402
 
 OTHERS = [lang for lang in i18n.LANGUAGES if lang != i18n.DEFAULT]
 
@@ -24,7 +24,7 @@ OTHERS = [lang for lang in i18n.LANGUAGES if lang != i18n.DEFAULT]
 def test_the_template_is_up_to_date_with_the_code():
     fresh = {m.id for m in i18n_tools.extract() if m.id}
     committed = {m.id for m in i18n_tools.read(i18n_tools.TEMPLATE) if m.id}
-    assert fresh - committed == set(), "strings not extracted yet: run python -m scoutlab.i18n_tools extract, then update"
+    assert fresh - committed == set(), "strings not extracted yet: run python -m scoutlab.text.i18n_tools extract, then update"
     assert committed - fresh == set(), "the template lists strings the code no longer has: run extract, then update"
 
 
@@ -104,7 +104,7 @@ def test_the_seeds_own_words_are_used_where_they_have_them():
 def test_every_string_the_table_script_uses_is_handed_to_it():
     from scoutlab.web.strings import page_strings
 
-    script = (Path(i18n.__file__).parent / "web" / "static" / "table.js").read_text()
+    script = (Path(i18n.__file__).parent.parent / "web" / "static" / "table.js").read_text()
     used = set(re.findall(r"\bS\.(\w+)", script))
     given = set(page_strings(i18n.gettext_for("en")))
     assert used <= given, f"table.js uses strings the page does not give it: {sorted(used - given)}"

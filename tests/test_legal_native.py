@@ -23,10 +23,10 @@ from compiled_build import CannotCompile, compiled_copy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoutlab import actions, cards, native
-from scoutlab import legal as reference
+from scoutlab.engine import actions, cards, native
+from scoutlab.engine import legal as reference
 from scoutlab.rules import load_rules
-from scoutlab.spec import shipped_variants
+from scoutlab.spec.variant import shipped_variants
 
 FAST = [name for name, _ in shipped_variants() if load_rules(name).builtin_shows]
 MUST_CHECK = ("SCOUTLAB_CHECK_COMPILED", "SCOUTLAB_EXPECT_COMPILED", "CI")
@@ -40,7 +40,7 @@ def compiled(request, tmp_path_factory):
     cache = getattr(request.config, "cache", None)
     where = cache.mkdir("compiled-build") if cache else tmp_path_factory.mktemp("compiled-build")
     try:
-        return compiled_copy("legal", where)
+        return compiled_copy("scoutlab.engine", "legal", where)
     except CannotCompile as exc:
         required = [name for name in MUST_CHECK if os.environ.get(name)]
         if required:
@@ -57,7 +57,7 @@ def test_the_compiled_module_is_in_use_where_it_is_expected():
 
 def test_the_module_under_test_is_compiled_from_this_source(compiled):
     assert compiled is not reference and compiled.__file__.endswith((".so", ".pyd")), compiled.__file__
-    source = resources.files("scoutlab").joinpath("legal.py").read_bytes()
+    source = resources.files("scoutlab.engine").joinpath("legal.py").read_bytes()
     assert compiled.SOURCE_SHA256 == hashlib.sha256(source).hexdigest()
 
 
@@ -135,9 +135,9 @@ def test_every_decision_of_random_games_agrees(compiled, variant):
 
 
 def test_a_stale_compiled_module_gives_way_to_the_source(monkeypatch):
-    stale = types.ModuleType("scoutlab._legal_native")
+    stale = types.ModuleType("scoutlab.engine._legal_native")
     stale.SOURCE_SHA256 = "0" * 64  # built from another legal.py
-    monkeypatch.setitem(__import__("sys").modules, "scoutlab._legal_native", stale)
+    monkeypatch.setitem(__import__("sys").modules, "scoutlab.engine._legal_native", stale)
     monkeypatch.delenv("SCOUTLAB_PURE", raising=False)
     with pytest.warns(UserWarning, match="older than its source"):
         chosen, build = native._choose()

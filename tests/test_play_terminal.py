@@ -27,7 +27,7 @@ def plain(text: str) -> str:
     return ANSI.sub("", text).replace("\r", "")
 
 
-def spawn(*args: str) -> "pexpect.spawn":
+def spawn(*args: str) -> pexpect.spawn:
     env = {**os.environ, "TERM": "xterm", "LANG": "C.UTF-8"}
     for name in ("NO_COLOR", "LC_ALL", "LC_MESSAGES"):
         env.pop(name, None)
@@ -35,7 +35,7 @@ def spawn(*args: str) -> "pexpect.spawn":
                          encoding="utf-8", timeout=30, dimensions=(50, 160))
 
 
-def first_listed_move(child: "pexpect.spawn", prompt: str) -> str:
+def first_listed_move(child: pexpect.spawn, prompt: str) -> str:
     """Ask for every legal move and take the first one listed."""
     child.sendline("hint all")
     child.expect(prompt)
@@ -184,7 +184,7 @@ def test_default_opponent_is_the_best_available():
 
 
 def test_hand_grid_lines_up_positions_numbers_and_gaps():
-    from scoutlab.cards import parse_hand
+    from scoutlab.engine.cards import parse_hand
 
     _ = lambda message, **values: message.format(**values) if values else message  # noqa: E731
     rows = screen.hand_grid(parse_hand("3/7 10/1 5/2"), screen.Style(False), _)

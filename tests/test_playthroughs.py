@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from scoutlab.records import main, playthrough, playthrough_name, playthrough_targets
+from scoutlab.records.game import main, playthrough, playthrough_name, playthrough_targets
 
 HERE = Path(__file__).resolve().parent / "playthroughs"
 TARGETS = playthrough_targets()

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from scoutlab.actions import parse_action
-from scoutlab.cards import SHIFT, parse_hand
-from scoutlab.hookspecs import ShowInfo
+from scoutlab.engine.actions import parse_action
+from scoutlab.engine.cards import SHIFT, parse_hand
+from scoutlab.engine.state import IllegalAction
+from scoutlab.host.hookspecs import ShowInfo
 from scoutlab.match import make_bots, play_game
 from scoutlab.plugins import noop, runs_beat_sets
 from scoutlab.plugins.wrap_runs import WrapRuns, make_plugin
 from scoutlab.rules import Rules, load_rules
-from scoutlab.spec import SpecError, load_spec_text
-from scoutlab.state import IllegalAction
+from scoutlab.spec.variant import SpecError, load_spec_text
 
 HOUSE_RULES = ["house-wrap", "house-runs-first", "house-no-exemption"]
 
@@ -281,7 +281,7 @@ def test_noop_changes_nothing_but_makes_every_hook_run(official):
 
 
 def test_a_show_hook_that_answers_anywhere_in_the_deck_keeps_the_hook_path():
-    from scoutlab.hookspecs import hookimpl
+    from scoutlab.host.hookspecs import hookimpl
     from scoutlab.testing import installed_plugin
 
     class LateAnswer:
@@ -298,7 +298,7 @@ def test_a_show_hook_that_answers_anywhere_in_the_deck_keeps_the_hook_path():
 
 
 def test_noop_implements_every_hook():
-    from scoutlab import hookspecs
+    from scoutlab.host import hookspecs
 
     specs = {name for name in dir(hookspecs) if name.startswith("scoutlab_")}
     assert specs == {name for name in dir(noop) if name.startswith("scoutlab_")}

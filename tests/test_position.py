@@ -11,10 +11,17 @@ import jsonschema
 import pytest
 
 from scoutlab import cli
-from scoutlab.cards import format_hand, identity
-from scoutlab.position import POSITION_SCHEMA_ID, PositionError, dump_position, load_position, position_from_data, position_schema
+from scoutlab.engine.cards import format_hand, identity
+from scoutlab.records.position import (
+    POSITION_SCHEMA_ID,
+    PositionError,
+    dump_position,
+    load_position,
+    position_from_data,
+    position_schema,
+)
 from scoutlab.rules import load_rules
-from scoutlab.spec import load_spec
+from scoutlab.spec.variant import load_spec
 
 SHIPPED = ["official", "two-player", "two-player-28"]
 # The fields a position carries; each must survive dump -> load unchanged.
@@ -244,7 +251,7 @@ def test_problems_point_into_the_file_that_holds_the_position(tmp_path: Path) ->
     with pytest.raises(PositionError, match="no such file"):
         load_position(missing)
     scenario = "cases:\n  - position:\n      hands: ['1/2', '3/4', '9/9']\n"
-    from scoutlab import yamlsrc
+    from scoutlab.spec import source as yamlsrc
 
     parsed = yamlsrc.parse(scenario)
     with pytest.raises(PositionError) as error:

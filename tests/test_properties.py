@@ -23,10 +23,10 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from scoutlab.records import game_record
+from scoutlab.engine.state import TURN_CAP, GameState, View
+from scoutlab.records.game import game_record
 from scoutlab.rules import load_rules
-from scoutlab.spec import shipped_variants
-from scoutlab.state import TURN_CAP, GameState, View
+from scoutlab.spec.variant import shipped_variants
 from scoutlab.testing.invariants import (
     assert_cards_conserved,
     assert_record_replays,
@@ -43,8 +43,8 @@ TARGETS = [(name, n) for name, rules in RULES.items() for n in rules.players]
 GAME = st.tuples(st.sampled_from(TARGETS), st.integers(min_value=0, max_value=2**48))
 # A whole game per example: a fixed budget keeps the file well under a minute, and shrinking
 # is skipped because a smaller seed is no simpler a game (the failing seed is reported as is).
-QUICK = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow],
-             phases=[Phase.explicit, Phase.reuse, Phase.generate])
+QUICK = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow],
+             "phases": [Phase.explicit, Phase.reuse, Phase.generate]}
 TURN_CAP_GAMES = 15  # per variant and player count
 TURN_CAP_LIMIT = 0.01  # the share of rounds random play may end at the cap
 

@@ -11,14 +11,14 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+from pettingzoo.test import api_test, seed_test
 
-from scoutlab.actions import SHOW_BASE  # noqa: E402
-from scoutlab.cards import bottom, top  # noqa: E402
-from scoutlab.rl import Encoding, env, raw_env  # noqa: E402
-from scoutlab.rules import load_rules  # noqa: E402
-from scoutlab.spec import SpecError, shipped_variants  # noqa: E402
-from scoutlab.state import IllegalAction  # noqa: E402
+from scoutlab.engine.actions import SHOW_BASE
+from scoutlab.engine.cards import bottom, top
+from scoutlab.engine.state import IllegalAction
+from scoutlab.rl import Encoding, env, raw_env
+from scoutlab.rules import load_rules
+from scoutlab.spec.variant import SpecError, shipped_variants
 
 # Every shipped variant at its largest table, and the official rules at every size.
 TARGETS = sorted({(name, max(load_rules(name).players)) for name, _ in shipped_variants()}
@@ -133,7 +133,7 @@ def test_the_observation_is_the_seats_view_and_hides_the_other_hands():
 @pytest.mark.parametrize("reward", ["score", "win"])
 def test_rewards_add_up_to_the_totals_or_the_shared_win(reward):
     game = env("official", 4, reward=reward)
-    got = {agent: 0.0 for agent in game.possible_agents}
+    got = dict.fromkeys(game.possible_agents, 0.0)
     rng = random.Random(1)
     game.reset(seed=1)
     for agent in game.agent_iter():
@@ -156,7 +156,7 @@ def test_an_illegal_action_is_refused_with_the_rule_and_changes_nothing():
     raw = game.unwrapped
     before = list(raw.game.history)
     scout = raw.game.rules.codec.scout(0, False, 0)
-    with pytest.raises(IllegalAction, match="player_0: action .* is not legal here"):
+    with pytest.raises(IllegalAction, match=r"player_0: action .* is not legal here"):
         game.step(scout)  # nothing on the table to scout
     with pytest.raises(IllegalAction, match="'none' only answers a Scout & Show scout"):
         game.step(raw.encoding.none)

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from scoutlab.engine.state import View
 from scoutlab.rules import load_rules
-from scoutlab.state import View
 from scoutlab.testing.scenarios import check_deal, load_scenario_file, run_case
 
 SCENARIOS = Path(__file__).resolve().parent / "scenarios"
@@ -42,7 +42,7 @@ def _deals():
 # --------------------------------------------------------------------------- rules cases
 
 
-@pytest.mark.parametrize("scenario, index", _cases())
+@pytest.mark.parametrize("scenario, index", list(_cases()))
 def test_case(scenario, index: int) -> None:
     run_case(scenario, index)
 
@@ -78,6 +78,6 @@ def test_a_view_holds_only_public_fields() -> None:
 # --------------------------------------------------------------------------- decks and deals
 
 
-@pytest.mark.parametrize("scenario, index", _deals())
+@pytest.mark.parametrize("scenario, index", list(_deals()))
 def test_deal(scenario, index: int) -> None:
     check_deal(scenario, index)

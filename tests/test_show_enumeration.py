@@ -1,7 +1,7 @@
 """The fast enumeration of shows and Scout & Shows agrees with the general, hook-driven one.
 
 When only the built-in rules rank shows, the engine lists shows with integer strength
-keys and Scout & Shows with an incremental sweep (core/legal.py, compiled where built);
+keys and Scout & Shows with an incremental sweep (core/engine/legal.py, compiled where built);
 under plugins it asks the hooks instead (GameState._append_scout_shows). Forcing the
 general path (`rules.builtin_shows = False`) on the very same positions must give
 exactly the same legal actions, in every shipped variant the fast path serves: both
@@ -18,10 +18,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoutlab.cards import flipped, format_hand, top
-from scoutlab.position import dump_position, position_from_data
+from scoutlab.engine.cards import flipped, format_hand, top
+from scoutlab.records.position import dump_position, position_from_data
 from scoutlab.rules import Rules, load_rules
-from scoutlab.spec import shipped_variants
+from scoutlab.spec.variant import shipped_variants
 
 # The variants whose shows the fast path ranks (house rules with show plugins use the general path anyway).
 FAST = [name for name, _ in shipped_variants() if load_rules(name).builtin_shows]

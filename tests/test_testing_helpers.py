@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
 import textwrap
 
 import pytest
 
-from scoutlab import plugin_host
-from scoutlab.hookspecs import hookimpl
-from scoutlab.spec import SpecError
+from scoutlab.host import manager as plugin_host
+from scoutlab.host.hookspecs import hookimpl
+from scoutlab.spec.variant import SpecError
 from scoutlab.testing import check_invariants, installed_plugin, load_position, rules_with, run_scenario_file
 
 
@@ -17,7 +18,7 @@ class TwoStepRuns:
 
     @hookimpl
     def scoutlab_classify_show(self, values):
-        steps = {b - a for a, b in zip(values, values[1:])}
+        steps = {b - a for a, b in itertools.pairwise(values)}
         return "run" if len(steps) == 1 and steps <= {2, -2} else None
 
 

@@ -17,11 +17,11 @@ import os
 import re
 import subprocess
 import sys
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+import tomllib
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 FENCE = re.compile(r"^```(?P<lang>\w+)(?P<info>[^\n]*)\n(?P<body>.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL)

@@ -7,12 +7,11 @@ import random
 import sqlite3
 
 import pytest
-
 from web_helpers import client_for, new_match, play_to_end, server_match, step
 
 from scoutlab import cli
-from scoutlab.i18n import LANGUAGES
-from scoutlab.spec import shipped_variants
+from scoutlab.spec.variant import shipped_variants
+from scoutlab.text.i18n import LANGUAGES
 from scoutlab.web.store import MatchStore, StoreError
 
 
@@ -43,8 +42,8 @@ def test_tokens_are_unguessable_and_unknown_ones_are_refused(client):
 
 
 def test_the_default_opponent_is_the_strongest_bot_available(client):
-    from scoutlab.web.matches import default_bot
     from scoutlab.bots import known_bots
+    from scoutlab.web.matches import default_bot
 
     expected = next(name for name in ("heuristic", "greedy", "random") if name in known_bots())
     assert default_bot() == expected
@@ -189,8 +188,8 @@ def test_the_round_end_says_why_in_the_seeds_words(client):
 def test_every_end_reason_has_its_own_words(client):
     from dataclasses import replace
 
-    from scoutlab.i18n import gettext_for
-    from scoutlab.explain import end_reason
+    from scoutlab.engine.explain import end_reason
+    from scoutlab.text.i18n import gettext_for
 
     token, _ = new_match(client, "two-player", 2)
     match = server_match(client, token)
@@ -299,7 +298,7 @@ def test_the_rules_page_is_the_summary_of_scoutlab_rules(client, variant):
     from markupsafe import escape
 
     from scoutlab.rules import load_rules
-    from scoutlab.summary import render, summarize
+    from scoutlab.text.summary import render, summarize
 
     rules = load_rules(variant)
     text = client.get(f"/rules/{variant}").text

@@ -17,13 +17,12 @@ import re
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from web_helpers import client_for, new_match, server_match
 
-from scoutlab.actions import ScoutShow, Show
-from scoutlab.cards import card, identity
+from scoutlab.engine.actions import ScoutShow, Show
+from scoutlab.engine.cards import card, identity
 from scoutlab.rules import load_rules
-from scoutlab.spec import shipped_variants
+from scoutlab.spec.variant import shipped_variants
 
 CASES = [(name, n) for name, _ in shipped_variants() for n in load_rules(name).players]
 _NOTATION = re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})(?![\d/])")

@@ -9,9 +9,9 @@ import pytest
 pytest.importorskip("fastapi", reason="the web extra is not installed")
 pytest.importorskip("httpx", reason="the web extra is not installed")
 
-from fastapi.testclient import TestClient  # noqa: E402
+from fastapi.testclient import TestClient
 
-from scoutlab.web.app import create_app  # noqa: E402
+from scoutlab.web.app import create_app
 
 
 def client_for(db_path) -> TestClient:

@@ -9,11 +9,16 @@ from __future__ import annotations
 
 import difflib
 import random
-from typing import TYPE_CHECKING, Any, Callable, Protocol
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
+
+from scoutlab.base.errors import BotError
+from scoutlab.base.limits import excerpt
+from scoutlab.host.manager import bot_factories
 
 if TYPE_CHECKING:
-    from ..rules import Rules
-    from ..state import View
+    from scoutlab.engine.state import View
+    from scoutlab.rules import Rules
 
 
 class Bot(Protocol):
@@ -21,14 +26,10 @@ class Bot(Protocol):
 
     name: str
 
-    def act(self, view: "View") -> int: ...
+    def act(self, view: View) -> int: ...
 
 
 BotFactory = Callable[["Rules", random.Random, dict[str, Any]], Bot]
-
-
-class BotError(ValueError):
-    """A bot name or option that cannot be used."""
 
 
 class RandomBot:
@@ -36,12 +37,12 @@ class RandomBot:
 
     name = "random"
 
-    def __init__(self, rules: "Rules", rng: random.Random, options: dict[str, Any]):
+    def __init__(self, rules: Rules, rng: random.Random, options: dict[str, Any]):
         if options:
             raise BotError(f"bot 'random' takes no options, got {sorted(options)}")
         self.rng = rng
 
-    def act(self, view: "View") -> int:
+    def act(self, view: View) -> int:
         return view.legal[self.rng.randrange(len(view.legal))]
 
 
@@ -57,10 +58,9 @@ BUILTIN_BOTS: dict[str, str] = {
 
 def known_bots() -> dict[str, str | BotFactory]:
     """Every bot by name: the built-in ones and those that plugins offer."""
-    from ..plugin_host import bot_factories
 
     bots: dict[str, str | BotFactory] = dict(BUILTIN_BOTS)
-    bots.update(bot_factories())
+    bots.update(bot_factories())  # type: ignore[arg-type]  # guard checked each is callable
     return bots
 
 
@@ -78,7 +78,7 @@ def parse_bot(text: str) -> tuple[str, dict[str, Any]]:
             options["arg"] = part
             continue
         if not eq or not key.strip():
-            raise BotError(f"bot {text!r}: options are key=value pairs separated by commas")
+            raise BotError(f"bot {excerpt(text)}: options are key=value pairs separated by commas")
         options[key.strip()] = _option_value(value.strip())
     return name, options
 
@@ -111,7 +111,7 @@ def _option_value(text: str) -> Any:
     return {"true": True, "false": False}.get(text.lower(), text)
 
 
-def make_bot(text: str, rules: "Rules", seed: int) -> Bot:
+def make_bot(text: str, rules: Rules, seed: int) -> Bot:
     """Build a bot from its command-line name, with its own random stream."""
     factory, options = bot_factory(text)
     return factory(rules, random.Random(seed), options)
@@ -127,7 +127,7 @@ def bot_factory(text: str) -> tuple[BotFactory, dict[str, Any]]:
     if name not in bots:
         close = difflib.get_close_matches(name, list(bots), n=1)
         hint = f"; did you mean {close[0]!r}?" if close else ""
-        raise BotError(f"unknown bot {name!r}{hint} (known: {', '.join(sorted(bots))})")
+        raise BotError(f"unknown bot {excerpt(name)}{hint} (known: {', '.join(sorted(bots))})")
     factory = bots[name]
     if isinstance(factory, str):
         from importlib import import_module

@@ -18,10 +18,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterable, Sequence
 
 if TYPE_CHECKING:
-    from ..state import View
+    from scoutlab.engine.state import View
 
 
-def position_key(view: "View") -> tuple:
+def position_key(view: View) -> tuple:
     """What makes two decision points of one seat in a round the same position.
 
     Everything the seat sees of the table that a loop brings back: its hand, the active set
@@ -42,18 +42,18 @@ class Positions:
         self.history = 0
         self.played: dict[tuple, dict[int, int]] = {}  # position -> {action code: times played}
 
-    def _current(self, view: "View") -> None:
+    def _current(self, view: View) -> None:
         marker = (view.round, len(view.round_ends))
         if marker != self.round or len(view.history) < self.history:  # a new round, or a new game
             self.round, self.played = marker, {}
         self.history = len(view.history)
 
-    def tried(self, view: "View") -> dict[int, int]:
+    def tried(self, view: View) -> dict[int, int]:
         """The moves played before in this view's position, with how often (empty: a new position)."""
         self._current(view)
         return self.played.get(position_key(view), {})
 
-    def choose(self, view: "View", ranked: Iterable[int]) -> int:
+    def choose(self, view: View, ranked: Iterable[int]) -> int:
         """The first of `ranked` (best first) not played here before; if all were, the one played least.
 
         Records the choice. `ranked` must hold legal codes; the rest of `view.legal` follows them.
@@ -67,7 +67,7 @@ class Positions:
         counts[code] = counts.get(code, 0) + 1
         return code
 
-    def note(self, view: "View", code: int) -> int:
+    def note(self, view: View, code: int) -> int:
         """Record a move chosen in a position seen for the first time; returns it."""
         self._current(view)
         counts = self.played.setdefault(position_key(view), {})

@@ -15,30 +15,30 @@ import copy
 import random
 from typing import TYPE_CHECKING
 
-from ..actions import FLIP, SHOW_BASE, Scout, ScoutShow, Show
-from ..cards import flipped, identity
+from scoutlab.engine.actions import FLIP, SHOW_BASE, Scout, ScoutShow, Show
+from scoutlab.engine.cards import flipped, identity
 
 if TYPE_CHECKING:
-    from ..rules import Rules
-    from ..state import GameState, View
+    from scoutlab.engine.state import GameState, View
+    from scoutlab.rules import Rules
 
 
 class Knowledge:
     """One seat's memory of the views it was shown, and what follows from them and the history."""
 
-    def __init__(self, rules: "Rules"):
+    def __init__(self, rules: Rules):
         self.rules = rules
         # (round, history length) -> (active set, own hand) seen at that moment
         self.seen: dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
         self.seen_by_round: dict[int, set[int]] = {}  # card identities the seat saw, per round
 
-    def observe(self, view: "View") -> None:
+    def observe(self, view: View) -> None:
         """Remember what this view showed; call it with every view the bot is given."""
         self.seen[(view.round, len(view.history))] = (view.active, view.hand)
         cards = self.seen_by_round.setdefault(view.round, set())
         cards.update(identity(c) for c in view.hand + view.active)
 
-    def hands(self, view: "View") -> tuple[list[list[int | None]], set[int]]:
+    def hands(self, view: View) -> tuple[list[list[int | None]], set[int]]:
         """Each seat's hand as known cards or None (own seat: the real hand), and the cards known captured.
 
         Replays this round's history; consistent with `view` by construction, and falls back
@@ -78,14 +78,14 @@ class Knowledge:
                 del slots[seat][show.start:show.start + show.length]
                 if active:
                     captured.update(identity(c) for c in active)
-                active = list(cards) if None not in cards else None
+                active = None if None in cards else [c for c in cards if c is not None]  # None: a card nobody knows
         slots[me] = list(view.hand)
         for seat in range(n):
             if len(slots[seat]) != view.hand_sizes[seat]:
                 slots[seat] = [None] * view.hand_sizes[seat]
         return slots, captured
 
-    def unseen_pool(self, view: "View", slots: list[list[int | None]], captured: set[int]) -> list[int]:
+    def unseen_pool(self, view: View, slots: list[list[int | None]], captured: set[int]) -> list[int]:
         """Cards (lower number on top) whose place the seat cannot know: the hidden hands draw from these."""
         known = {identity(c) for hand in slots for c in hand if c is not None}
         known.update(identity(c) for c in view.active)
@@ -106,7 +106,7 @@ class Sampler:
     a search looks ahead to (and saves dealing rounds it would not play).
     """
 
-    def __init__(self, rules: "Rules", view: "View", knowledge: Knowledge, whole_game: bool = False):
+    def __init__(self, rules: Rules, view: View, knowledge: Knowledge, whole_game: bool = False):
         self.rules = rules
         self.view = view
         self.slots, captured = knowledge.hands(view)
@@ -117,7 +117,7 @@ class Sampler:
         self.template = rules.new_game(view.players, 0)
         _place(self.template, view, [list(h) for h in self.slots], [], whole_game)
 
-    def sample(self, rng: random.Random) -> "GameState":
+    def sample(self, rng: random.Random) -> GameState:
         rules = self.rules
         pool = list(self.pool)
         rng.shuffle(pool)
@@ -142,13 +142,13 @@ class Sampler:
         return state
 
 
-def sample_state(rules: "Rules", view: "View", knowledge: Knowledge, rng: random.Random,
-                 whole_game: bool = False) -> "GameState":
+def sample_state(rules: Rules, view: View, knowledge: Knowledge, rng: random.Random,
+                 whole_game: bool = False) -> GameState:
     """One GameState that `view`'s seat cannot tell from the real one, hidden cards drawn from `rng`."""
     return Sampler(rules, view, knowledge, whole_game).sample(rng)
 
 
-def _place(state: "GameState", view: "View", hands: list, rest: list[int], whole_game: bool) -> None:
+def _place(state: GameState, view: View, hands: list, rest: list[int], whole_game: bool) -> None:
     """Overwrite a fresh game's fields with the view's public facts and the given hands."""
     n = view.players
     state.round = view.round
@@ -176,22 +176,24 @@ def _place(state: "GameState", view: "View", hands: list, rest: list[int], whole
     state.last_kind = _last_kind(state, plays[-1][1]) if plays else None
     state.last_shower = next((seat for seat, code in reversed(plays) if _shows(state, code)), -1)
     state.history = []
+    state.round_start = 0  # the sample's moves start here: its facts count from the sample on
     state.refresh()
 
 
-def _shows(state: "GameState", code: int) -> bool:
-    kind = state.rules.codec.kind(code)
-    return kind == "show" or (kind == "scout_and_show" and state.rules.codec.decode(code).show is not None)
+def _shows(state: GameState, code: int) -> bool:
+    action = state.rules.codec.decode(code)
+    return isinstance(action, Show) or (isinstance(action, ScoutShow) and action.show is not None)
 
 
-def _last_kind(state: "GameState", code: int) -> str:
+def _last_kind(state: GameState, code: int) -> str:
     kind = state.rules.codec.kind(code)
-    if kind == "scout_and_show" and state.rules.codec.decode(code).show is None:
+    action = state.rules.codec.decode(code)
+    if isinstance(action, ScoutShow) and action.show is None:
         return "scout"  # seed 002's fallback ends the turn as a plain scout
     return kind
 
 
-def copy_state(state: "GameState") -> "GameState":
+def copy_state(state: GameState) -> GameState:
     """An independent copy of a sampled state, for trying an action on it (cheaper than sampling again)."""
     twin = copy.copy(state)
     twin.hands = [list(h) for h in state.hands]

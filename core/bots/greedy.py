@@ -9,18 +9,18 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from ..actions import FLIP, KEEP, Scout, Show
-from ..cards import SHIFT, flipped
-from .cycles import Positions
-from .hand import HandReader, flip_hand, tops
-from .options import bot_options
+from scoutlab.bots.cycles import Positions
+from scoutlab.bots.hand import HandReader, flip_hand, tops
+from scoutlab.bots.options import bot_options
+from scoutlab.engine.actions import FLIP, KEEP, Scout, Show
+from scoutlab.engine.cards import SHIFT, flipped
 
 if TYPE_CHECKING:
-    from ..rules import Rules
-    from ..state import View
+    from scoutlab.engine.state import View
+    from scoutlab.rules import Rules
 
 
-def scouted_card(view: "View", scout: Scout) -> int:
+def scouted_card(view: View, scout: Scout) -> int:
     """The card a scout takes from the active set, turned as the scout says."""
     taken = view.active[-1] if scout.end else view.active[0]
     return flipped(taken) if scout.flip else taken
@@ -31,21 +31,21 @@ class GreedyBot:
 
     name = "greedy"
 
-    def __init__(self, rules: "Rules", rng: random.Random, options: dict[str, Any]):
+    def __init__(self, rules: Rules, rng: random.Random, options: dict[str, Any]):
         bot_options(self.name, options, {})
         self.rules = rules
         self.rng = rng
         self.reader = HandReader(rules)
         self.positions = Positions()
 
-    def act(self, view: "View") -> int:
+    def act(self, view: View) -> int:
         if view.phase == "flip":
             return self.choose_flip(view.hand)
         if self.positions.tried(view):
             return self.positions.choose(view, self.ranked(view))
         return self.positions.note(view, self.best(view))
 
-    def best(self, view: "View") -> int:
+    def best(self, view: View) -> int:
         """The strongest show; with none, the scout whose card best lengthens a set or run."""
         codec = self.rules.codec
         shows = [c for c in view.legal if codec.kind(c) == "show"]
@@ -56,7 +56,7 @@ class GreedyBot:
             return max(scouts, key=lambda code: (self.scout_value(view, code), -code))
         return view.legal[self.rng.randrange(len(view.legal))]
 
-    def ranked(self, view: "View") -> list[int]:
+    def ranked(self, view: View) -> list[int]:
         """Every legal move in the greedy order: shows strongest first, then scouts best first."""
         codec = self.rules.codec
         shows = sorted(c for c in view.legal if codec.kind(c) == "show")
@@ -82,14 +82,16 @@ class GreedyBot:
         decode = self.rules.codec.decode
         by_values: dict[tuple[int, ...], int] = {}
         for code in sorted(codes):
-            show: Show = decode(code)
+            show = decode(code)
+            assert isinstance(show, Show)  # `codes` are plain shows
             values = tuple(c >> SHIFT for c in hand[show.start:show.start + show.length])
             by_values.setdefault(values, code)
         return by_values[self.reader.strongest_first(list(by_values))[0]]
 
-    def scout_value(self, view: "View", code: int) -> tuple[int, int]:
+    def scout_value(self, view: View, code: int) -> tuple[int, int]:
         """(longest show through the new card, minus the shows needed to empty the new hand)."""
-        scout: Scout = self.rules.codec.decode(code)
+        scout = self.rules.codec.decode(code)
+        assert isinstance(scout, Scout)  # scout_value is asked of plain scouts
         hand = list(view.hand)
         hand.insert(scout.gap, scouted_card(view, scout))
         values = tops(hand)

@@ -8,17 +8,18 @@ Results are cached per hand, since bots ask the same questions many times.
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from ..cards import SHIFT, flipped
+from scoutlab.engine.cards import SHIFT, flipped
 
 if TYPE_CHECKING:
-    from ..rules import Rules
+    from scoutlab.rules import Rules
 
 Span = tuple[int, int]  # (start, length) of adjacent cards in a hand
 
 
-def flip_hand(rules: "Rules", hand: Sequence[int]) -> list[int]:
+def flip_hand(rules: Rules, hand: Sequence[int]) -> list[int]:
     """The hand after the round-start flip, as the spec performs it (order kept or reversed)."""
     order = reversed(hand) if rules.flip_reverses else hand
     return [flipped(c) for c in order]
@@ -31,7 +32,7 @@ def tops(hand: Sequence[int]) -> list[int]:
 class HandReader:
     """Shows, strength order and a plan size for hands, under one rules object."""
 
-    def __init__(self, rules: "Rules"):
+    def __init__(self, rules: Rules):
         self.rules = rules
         self.width = rules.codec.width
         self.empty = rules.strength([])  # what a show on an empty table must beat

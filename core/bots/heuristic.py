@@ -25,16 +25,16 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..actions import FLIP, KEEP, Scout, ScoutShow, Show
-from ..cards import SHIFT, flipped
-from .cycles import Positions
-from .determinize import Knowledge, copy_state, sample_state
-from .hand import HandReader, flip_hand, tops
-from .options import bot_options, positive
+from scoutlab.bots.cycles import Positions
+from scoutlab.bots.determinize import Knowledge, copy_state, sample_state
+from scoutlab.bots.hand import HandReader, flip_hand, tops
+from scoutlab.bots.options import bot_options, positive
+from scoutlab.engine.actions import FLIP, KEEP, Scout, ScoutShow, Show
+from scoutlab.engine.cards import SHIFT, flipped
 
 if TYPE_CHECKING:
-    from ..rules import Rules
-    from ..state import GameState, View
+    from scoutlab.engine.state import GameState, View
+    from scoutlab.rules import Rules
 
 DEFAULTS = {
     "hold_samples": 48,  # random hands dealt to estimate whether a show holds
@@ -60,7 +60,7 @@ class HeuristicBot:
 
     name = "heuristic"
 
-    def __init__(self, rules: "Rules", rng: random.Random, options: dict[str, Any]):
+    def __init__(self, rules: Rules, rng: random.Random, options: dict[str, Any]):
         self.options = bot_options(self.name, options, DEFAULTS)
         for key in ("hold_samples", "scouts"):
             positive(self.name, key, self.options[key])
@@ -71,7 +71,7 @@ class HeuristicBot:
         self._beaten: dict[tuple, float] = {}
         self.positions = Positions()
 
-    def act(self, view: "View") -> int:
+    def act(self, view: View) -> int:
         self.knowledge.observe(view)
         if view.phase == "flip":
             return self.choose_flip(view.hand)
@@ -102,7 +102,7 @@ class HeuristicBot:
 
     # -- candidate moves -------------------------------------------------------------------
 
-    def candidates(self, view: "View") -> list[Move]:
+    def candidates(self, view: View) -> list[Move]:
         """Every show; the scouts and Scout & Shows that leave the best-reading hands."""
         moves = [self.move(view, code) for code in view.legal]
         shows = [m for m in moves if not m.scouts]
@@ -113,7 +113,7 @@ class HeuristicBot:
         combos.sort(key=lambda m: (-len(m.shown) - self.hand_score(m.hand), m.code))
         return shows + scouts[:keep] + combos[:keep] or moves
 
-    def move(self, view: "View", code: int) -> Move:
+    def move(self, view: View, code: int) -> Move:
         action = self.rules.codec.decode(code)
         hand = list(view.hand)
         scout = action if isinstance(action, Scout) else action.scout if isinstance(action, ScoutShow) else None
@@ -129,7 +129,7 @@ class HeuristicBot:
 
     # -- scoring a move --------------------------------------------------------------------
 
-    def value(self, view: "View", sample: "GameState", move: Move, lookahead: bool) -> float:
+    def value(self, view: View, sample: GameState, move: Move, lookahead: bool) -> float:
         """The move's worth in points relative to the other seats (see the module docstring)."""
         me = view.seat
         after = copy_state(sample)
@@ -142,7 +142,7 @@ class HeuristicBot:
             return max(self.value(again, after, m, lookahead=False) for m in self.candidates(again))
         return self.estimate(view, after, move)
 
-    def estimate(self, view: "View", after: "GameState", move: Move) -> float:
+    def estimate(self, view: View, after: GameState, move: Move) -> float:
         """Expected round score margin when the round goes on after the move."""
         rules, me, n = self.rules, view.seat, view.players
         accrued = [
@@ -167,7 +167,7 @@ class HeuristicBot:
         others = [accrued[i] + others_left[i] * penalty * (1 + hold) for i in range(n)]
         return self.margin(view, [mine if i == me else others[i] for i in range(n)])
 
-    def margin(self, view: "View", round_scores: list[float]) -> float:
+    def margin(self, view: View, round_scores: list[float]) -> float:
         """My round score minus the others' mean; in the last round, my total minus the best other total."""
         me = view.seat
         others = [i for i in range(view.players) if i != me]

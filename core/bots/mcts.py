@@ -23,18 +23,18 @@ import random
 import time
 from typing import TYPE_CHECKING, Any
 
-from ..actions import SHOW_BASE
-from ..cards import SHIFT, flipped
-from . import BotError
-from .cycles import Positions
-from .determinize import Knowledge, Sampler
-from .heuristic import HeuristicBot
-from .options import bot_options, positive
-from .playout import playout_action
+from scoutlab.bots import BotError
+from scoutlab.bots.cycles import Positions
+from scoutlab.bots.determinize import Knowledge, Sampler
+from scoutlab.bots.heuristic import HeuristicBot
+from scoutlab.bots.options import bot_options, positive
+from scoutlab.bots.playout import playout_action
+from scoutlab.engine.actions import SHOW_BASE
+from scoutlab.engine.cards import SHIFT, flipped
 
 if TYPE_CHECKING:
-    from ..rules import Rules
-    from ..state import GameState, View
+    from scoutlab.engine.state import GameState, View
+    from scoutlab.rules import Rules
 
 DEFAULTS = {
     "iterations": 150,  # determinized playouts per decision
@@ -50,7 +50,7 @@ DEFAULTS = {
 class Node:
     """One action's statistics, from the point of view of the seat that took it."""
 
-    __slots__ = ("seat", "children", "visits", "available", "reward")
+    __slots__ = ("available", "children", "reward", "seat", "visits")
 
     def __init__(self, seat: int):
         self.seat = seat
@@ -65,7 +65,7 @@ class MctsBot:
 
     name = "mcts"
 
-    def __init__(self, rules: "Rules", rng: random.Random, options: dict[str, Any]):
+    def __init__(self, rules: Rules, rng: random.Random, options: dict[str, Any]):
         self.options = bot_options(self.name, options, DEFAULTS)
         for key in ("iterations", "root", "branch", "spread"):
             positive(self.name, key, self.options[key])
@@ -81,7 +81,7 @@ class MctsBot:
         self.iterations_done = 0  # for benchmarks: iterations actually run, over all decisions
         self.positions = Positions()  # back in a position played before this round: play another move
 
-    def act(self, view: "View") -> int:
+    def act(self, view: View) -> int:
         self.knowledge.observe(view)
         if view.phase == "flip":
             return self.advisor.choose_flip(view.hand)
@@ -104,7 +104,7 @@ class MctsBot:
 
     # -- the search ------------------------------------------------------------------------
 
-    def search(self, view: "View", sampler: Sampler, root_moves: list[int]) -> int:
+    def search(self, view: View, sampler: Sampler, root_moves: list[int]) -> int:
         opts = self.options
         root = Node(view.seat)
         deadline = time.perf_counter() + opts["seconds"] if opts["seconds"] else None
@@ -126,7 +126,7 @@ class MctsBot:
         first, second = sorted((child.visits for child in root.children.values()), reverse=True)[:2]
         return first > second + remaining
 
-    def iterate(self, state: "GameState", root: Node, root_moves: list[int]) -> None:
+    def iterate(self, state: GameState, root: Node, root_moves: list[int]) -> None:
         """One determinized descent, expansion, rollout and backup."""
         rounds_before = len(state.round_ends)
         path = [root]
@@ -163,7 +163,7 @@ class MctsBot:
                 best, best_score = code, score
         return best, node.children[best]
 
-    def moves(self, state: "GameState") -> list[int]:
+    def moves(self, state: GameState) -> list[int]:
         """The moves searched below the root: every show, the likeliest scouts and Scout & Shows."""
         legal = state.legal_actions()
         if not legal or legal[0] < SHOW_BASE:
@@ -182,7 +182,7 @@ class MctsBot:
         return shows + scouts[:keep] + combos[:keep]
 
     @staticmethod
-    def fit(state: "GameState", hand: list[int], code: int) -> int:
+    def fit(state: GameState, hand: list[int], code: int) -> int:
         """How well a scouted card lands: 2 per equal neighbour, 1 per neighbour one apart."""
         codec = state.rules.codec
         side, gap = divmod(code - codec.scout_base, codec.width + 1)
@@ -197,7 +197,7 @@ class MctsBot:
                 score += 1
         return score
 
-    def rollout(self, state: "GameState", rounds_before: int) -> list[float]:
+    def rollout(self, state: GameState, rounds_before: int) -> list[float]:
         """Play quickly to the round's end; a reward in [0, 1] per seat."""
         if len(state.round_ends) == rounds_before:
             state.scout_show_chips = [0] * state.players
@@ -207,7 +207,7 @@ class MctsBot:
                 state.apply(playout_action(state, self.rng, explore))
         return self.rewards(state, state.round_ends[-1].scores)
 
-    def rewards(self, state: "GameState", scores: tuple[int, ...]) -> list[float]:
+    def rewards(self, state: GameState, scores: tuple[int, ...]) -> list[float]:
         """Round margin against the others' mean; in the last round, half win share, half total margin."""
         n, spread = state.players, self.options["spread"]
         last = state.round_ends[-1].round + 1 == state.rules.rounds_for(n)

@@ -12,14 +12,14 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from ..actions import SHOW_BASE
-from ..cards import SHIFT, flipped
+from scoutlab.engine.actions import SHOW_BASE
+from scoutlab.engine.cards import SHIFT, flipped
 
 if TYPE_CHECKING:
-    from ..state import GameState
+    from scoutlab.engine.state import GameState
 
 
-def playout_action(state: "GameState", rng: random.Random, explore: float = 0.1) -> int:
+def playout_action(state: GameState, rng: random.Random, explore: float = 0.1) -> int:
     """A quick, reasonable legal action for the seat to act in `state`."""
     legal = state.legal_actions()
     codec = state.rules.codec
@@ -42,7 +42,7 @@ def playout_action(state: "GameState", rng: random.Random, explore: float = 0.1)
     return legal[rng.randrange(len(legal))]
 
 
-def _scout(state: "GameState", codec, rng: random.Random) -> int:
+def _scout(state: GameState, codec, rng: random.Random) -> int:
     """Insert an end card of the active set beside a card of the same number (best) or a neighbour."""
     tops = [c >> SHIFT for c in state.hands[state.to_act]]
     size = len(tops)

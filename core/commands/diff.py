@@ -14,8 +14,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..spec import load_spec
-    from ..specdiff import diff_specs, to_json
+    # imported when the command runs, not when the parser is built: `scoutlab --help` stays fast
+    from scoutlab.spec.diff import diff_specs, to_json
+    from scoutlab.spec.variant import load_spec
 
     a, b = load_spec(args.a), load_spec(args.b)
     differences = diff_specs(a, b)

@@ -13,6 +13,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..engine_protocol import serve
+    # imported when the command runs, not when the parser is built: `scoutlab --help` stays fast
+    from scoutlab.protocol import serve
 
     return serve(sys.stdin, sys.stdout)

@@ -17,10 +17,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..bots import split_bots
-    from ..log import game_log
-    from ..match import make_bots, play_game
-    from ..rules import load_rules
+    # imported when the command runs, not when the parser is built: `scoutlab --help` stays fast
+    from scoutlab.bots import split_bots
+    from scoutlab.match import close_bots, make_bots, play_game
+    from scoutlab.records.game import game_record, save_record
+    from scoutlab.rules import load_rules
+    from scoutlab.text.log import game_log
 
     rules = load_rules(args.variant)
     players = args.players or rules.players[0]
@@ -28,12 +30,13 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"variant {rules.name!r} is for {', '.join(map(str, rules.players))} players, not {players}")
     bot_names = split_bots(args.bots)
     bots = make_bots(bot_names, rules, players, args.seed)
-    state = play_game(rules, players, bots, args.seed)
+    try:
+        state = play_game(rules, players, bots, args.seed)
+    finally:
+        close_bots(bots)  # nothing a bot started outlives the game
     lines = game_log(state, [b.name for b in bots])
     print("\n".join(lines[-(players + 2):] if args.quiet else lines))
     if args.record:
-        from ..records import save_record, game_record
-
         save_record(game_record(state, [b.name for b in bots]), args.record)
         print(f"record saved to {args.record}")
     return 0

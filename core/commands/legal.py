@@ -8,6 +8,9 @@ from __future__ import annotations
 import argparse
 import copy
 
+from scoutlab.engine.cards import format_hand
+from scoutlab.text.log import describe_action, seat_name
+
 help = "list the legal actions of a position file, or say why one action is illegal"
 
 GROUPS = [("flip", "hand flip"), ("show", "shows"), ("scout", "scouts"), ("scout_and_show", "scout & shows")]
@@ -19,13 +22,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..actions import parse_action
-    from ..position import load_position
+    # imported when the command runs, not when the parser is built: `scoutlab --help` stays fast
+    from scoutlab.base.errors import IllegalAction
+    from scoutlab.records.position import load_position
 
     state = load_position(args.position)
     print("\n".join(header(state)))
     if args.action is not None:
-        code = state.rules.codec.encode(parse_action(args.action))
+        try:
+            code = state.code(args.action)
+        except IllegalAction as exc:  # a move no hand could hold: the same reason as any illegal move
+            print(f"illegal: {exc}")
+            return 1
         if code in state.legal_actions():
             print(f"legal: {effect_line(state, code)}")
             return 0
@@ -37,8 +45,6 @@ def run(args: argparse.Namespace) -> int:
 
 def header(state) -> list[str]:
     """Who is to act, in which round, with which hand, against which active set."""
-    from ..cards import format_hand
-    from ..log import seat_name
 
     seat = state.to_act
     owner = f" (shown by {seat_name(state.active_owner)})" if state.active else ""
@@ -84,7 +90,6 @@ def _why_none(state, kind: str) -> str:
 
 def effect_line(state, code: int, width: int = 0) -> str:
     """`show 2-3  [2/5 3/6]  captures 2` and the like: the action, what it moves and what follows."""
-    from ..log import describe_action
 
     text = state.format(code)
     moved = describe_action(state, code)[len(text):].strip()
@@ -103,8 +108,6 @@ def preview(state, code: int):
 
 def consequences(before, after) -> list[str]:
     """What changed, in the game's words: captures, chips, whose turn, the round's end."""
-    from ..cards import format_hand
-    from ..log import seat_name
 
     seat = before.to_act
     if before.phase == "flip":

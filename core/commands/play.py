@@ -23,12 +23,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..bots import make_bot, split_bots
-    from ..match import bot_seed
-    from ..play.terminal import TerminalGame, default_opponent
-    from ..rules import load_rules
-
-    from ..i18n import LANGUAGES, normalize
+    # imported when the command runs, not when the parser is built: `scoutlab --help` stays fast
+    from scoutlab.bots import Bot, make_bot, split_bots
+    from scoutlab.match import bot_seed, close_bots
+    from scoutlab.play.terminal import TerminalGame, default_opponent
+    from scoutlab.rules import load_rules
+    from scoutlab.text.i18n import LANGUAGES, normalize
 
     if args.lang and normalize(args.lang) != args.lang.lower().replace("_", "-").split("-")[0]:
         raise ValueError(f"--lang {args.lang}: the languages are {', '.join(LANGUAGES)}")
@@ -46,13 +46,16 @@ def run(args: argparse.Namespace) -> int:
     if len(names) != players - 1:
         raise ValueError(f"{players} players need {players - 1} opponents (or one bot for all), got {len(names)} in --bots")
     others = [s for s in range(players) if s != seat]
-    bots = [None] * players
+    bots: list[Bot | None] = [None] * players  # None: the person's own seat
     for s, name in zip(others, names):
         bots[s] = make_bot(name, rules, bot_seed(seed, s))
     color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty() and not os.environ.get("NO_COLOR"))
     game = TerminalGame(rules, rules.new_game(players, seed), seat, bots, ask=input, out=sys.stdout,
                         color=color, lang=args.lang or _locale_language(), delay=args.delay)
-    return game.run()
+    try:
+        return game.run()
+    finally:
+        close_bots([bot for bot in bots if bot is not None])  # nothing a bot started outlives the match
 
 
 def _locale_language() -> str | None:

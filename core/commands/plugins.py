@@ -14,11 +14,18 @@ import types
 
 import pluggy
 
-from .. import hookspecs, plugin_host
+from scoutlab.host import hookspecs
+from scoutlab.host import manager as plugin_host
 
 help = "list installed plugins, their versions, hooks, and which are blocked"
 
 PREFIX = "scoutlab_"
+# "on" read as "in force"; a plugin is in force only where a spec lists it, so say what is true.
+ALWAYS, ALLOWED = "always", "allowed"
+LEGEND = """\
+always: the official rules, in force in every spec.
+allowed: a spec may put it in force by listing it under `plugins`.
+blocked, not selected: switched off by SCOUTLAB_BLOCK_PLUGINS, or left out of SCOUTLAB_PLUGINS."""
 HOOK_ORDER = [name for name in vars(hookspecs) if name.startswith(PREFIX)]
 
 
@@ -56,18 +63,19 @@ def describe(name: str, entry_point) -> tuple[str, str, str, bool]:
     try:
         hooks = plugin_hooks(entry_point.load())
     except Exception as exc:  # the listing is where a broken plugin should show up, not crash
-        return provider, "on", f"failed to load: {type(exc).__name__}: {exc}", False
+        return provider, ALLOWED, f"failed to load: {type(exc).__name__}: {exc}", False
     unknown = [hook for hook in hooks if hook.startswith(PREFIX)]
     text = ", ".join(hooks) or "(no hooks)"
     if unknown:
         text += f"  (not scoutlab hooks: {', '.join(unknown)})"
-    return provider, "on", text, not unknown
+    return provider, ALWAYS if name == "builtin" else ALLOWED, text, not unknown
 
 
 def run(args: argparse.Namespace) -> int:
-    rows = [(name, *describe(name, ep)) for name, ep in sorted(plugin_host.installed_plugins().items())]
-    headers = ("plugin", "provided by", "status", "hooks")
-    widths = [max(len(headers[i]), *(len(row[i]) for row in rows)) for i in range(3)]
-    for row in [headers, *(row[:4] for row in rows)]:
+    described = {name: describe(name, ep) for name, ep in sorted(plugin_host.installed_plugins().items())}
+    rows = [("plugin", "provided by", "status", "hooks")] + [(name, *found[:3]) for name, found in described.items()]
+    widths = [max(len(row[i]) for row in rows) for i in range(3)]
+    for row in rows:
         print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[3])
-    return 0 if all(row[4] for row in rows) else 1
+    print(f"\n{LEGEND}")
+    return 0 if all(healthy for *_, healthy in described.values()) else 1

@@ -14,8 +14,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..log import game_log
-    from ..records import load_record, replay_record
+    # imported when the command runs, not when the parser is built: `scoutlab --help` stays fast
+    from scoutlab.records.game import load_record, replay_record
+    from scoutlab.text.log import game_log
 
     record = load_record(args.record)
     result = replay_record(record, args.record)

@@ -14,8 +14,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..rules import load_rules
-    from ..summary import render_text, summarize
+    # imported when the command runs, not when the parser is built: `scoutlab --help` stays fast
+    from scoutlab.rules import load_rules
+    from scoutlab.text.summary import render_text, summarize
 
     summary = summarize(load_rules(args.variant))
     print(json.dumps(summary.to_dict(), indent=2) if args.json else render_text(summary), end="\n" if args.json else "")

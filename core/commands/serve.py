@@ -18,10 +18,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
-        from ..web.app import create_app
+        # imported here: without the web extra the import fails, and this says which package to install
+        from scoutlab.web.app import create_app
+        from scoutlab.web.store import StoreError
     except ImportError as exc:
         raise ValueError(f"the browser game needs the web extra ({exc.name} is missing): pip install 'scoutlab[web]'") from None
-    from ..web.store import StoreError
 
     try:
         app = create_app(args.db, bot_delay_ms=args.bot_delay)

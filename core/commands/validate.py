@@ -13,8 +13,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..rules import Rules
-    from ..spec import SpecError, load_spec
+    # imported when the command runs, not when the parser is built: `scoutlab --help` stays fast
+    from scoutlab.rules import Rules
+    from scoutlab.spec.variant import SpecError, load_spec
 
     problems = []
     for name in args.files:

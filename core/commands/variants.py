@@ -12,7 +12,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..spec import shipped_variants
+    # imported when the command runs, not when the parser is built: `scoutlab --help` stays fast
+    from scoutlab.spec.variant import shipped_variants
 
     variants = shipped_variants()
     width = max(len(name) for name, _ in variants)

@@ -8,16 +8,17 @@ word goes through the i18n gettext `_`; numbers and notation are never translate
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import TYPE_CHECKING, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from ..actions import Flip, Scout, ScoutShow, format_action
-from ..cards import bottom, flipped, top
-from ..explain import describe_show, end_reason
-from ..i18n import Gettext
+from scoutlab.engine.actions import Flip, Scout, ScoutShow, format_action
+from scoutlab.engine.cards import bottom, flipped, top
+from scoutlab.engine.explain import describe_show, end_reason
+from scoutlab.text.i18n import Gettext
 
 if TYPE_CHECKING:
-    from ..rules import Rules
-    from ..state import RoundEnd, View
+    from scoutlab.engine.state import RoundEnd, View
+    from scoutlab.rules import Rules
 
 
 class Style:
@@ -64,7 +65,7 @@ def hand_grid(hand: Sequence[int], style: Style, _: Gettext, indent: str = "  ")
     return rows
 
 
-def table(view: "View", rules: "Rules", names: Sequence[str], style: Style, _: Gettext) -> list[str]:
+def table(view: View, rules: Rules, names: Sequence[str], style: Style, _: Gettext) -> list[str]:
     """The round, the active set and its owner, and every seat's counts and score."""
     lines = [style.strong(_("Round {number} of {rounds}", number=view.round + 1, rounds=view.rounds) + f" · {view.variant}")]
     if view.active:
@@ -94,7 +95,7 @@ def counts_table(first: str, names: Sequence[str], columns, mark: int | None = N
     return rows
 
 
-def flip_choice(view: "View", rules: "Rules", style: Style, _: Gettext) -> list[str]:
+def flip_choice(view: View, rules: Rules, style: Style, _: Gettext) -> list[str]:
     """The round-start choice, with the hand both ways."""
     hand = list(view.hand)
     turned = [flipped(c) for c in (reversed(hand) if rules.flip_reverses else hand)]
@@ -107,7 +108,7 @@ def flip_choice(view: "View", rules: "Rules", style: Style, _: Gettext) -> list[
     ]
 
 
-def legal_summary(view: "View", rules: "Rules", _: Gettext) -> list[str]:
+def legal_summary(view: View, rules: Rules, _: Gettext) -> list[str]:
     """The legal moves grouped: every show, each scout family with its gaps, and how many Scout & Shows."""
     decode = rules.codec.decode
     shows, scouts, scout_shows = [], defaultdict(list), []
@@ -134,7 +135,7 @@ def legal_summary(view: "View", rules: "Rules", _: Gettext) -> list[str]:
     return lines or ["  -"]
 
 
-def all_legal(view: "View", rules: "Rules", width: int = 78) -> list[str]:
+def all_legal(view: View, rules: Rules, width: int = 78) -> list[str]:
     """Every legal move in notation, in columns."""
     moves = [format_action(rules.codec.decode(code)) for code in view.legal]
     column = max(map(len, moves), default=0) + 2
@@ -143,7 +144,7 @@ def all_legal(view: "View", rules: "Rules", width: int = 78) -> list[str]:
             for i in range(0, len(moves), per_line)]
 
 
-def round_end(end: "RoundEnd", rules: "Rules", names: Sequence[str], style: Style, _: Gettext) -> list[str]:
+def round_end(end: RoundEnd, rules: Rules, names: Sequence[str], style: Style, _: Gettext) -> list[str]:
     """Why the round ended and each seat's score line."""
     lines = [style.strong(_("Round {number} ends: {reason}", number=end.round + 1, reason=end_reason(end, rules, _)))]
     if end.exempt is not None:

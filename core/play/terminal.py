@@ -9,26 +9,26 @@ says them, and every refusal says why (`scoutlab.explain.why_illegal`, in the pl
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Callable, Sequence, TextIO
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, TextIO
 
-from ..actions import NotationError
-from ..engine_protocol import action_code
-from ..explain import why_illegal
-from ..i18n import gettext_for
-from ..log import describe_action
-from . import screen
+from scoutlab.bots import known_bots
+from scoutlab.engine.actions import NotationError, parse_action
+from scoutlab.engine.explain import why_illegal, why_illegal_action
+from scoutlab.play import screen
+from scoutlab.text.i18n import gettext_for
+from scoutlab.text.log import describe_action
 
 if TYPE_CHECKING:
-    from ..bots import Bot
-    from ..rules import Rules
-    from ..state import GameState
+    from scoutlab.bots import Bot
+    from scoutlab.engine.state import GameState
+    from scoutlab.rules import Rules
 
 PREFERRED_BOTS = ("heuristic", "greedy", "random")
 
 
 def default_opponent() -> str:
     """The strongest bot available: heuristic, else greedy, else random."""
-    from ..bots import known_bots
 
     known = known_bots()
     return next(name for name in PREFERRED_BOTS if name in known)
@@ -48,10 +48,10 @@ class TerminalGame:
 
     def __init__(
         self,
-        rules: "Rules",
-        state: "GameState",
+        rules: Rules,
+        state: GameState,
         seat: int,
-        bots: Sequence["Bot | None"],
+        bots: Sequence[Bot | None],
         ask: Callable[[str], str],
         out: TextIO,
         color: bool = False,
@@ -151,9 +151,14 @@ class TerminalGame:
         _ = self._
         state = self.state
         try:
-            code = action_code(self.rules, text)
+            action = parse_action(text)
         except NotationError as exc:
             self.say(str(exc), _("Type 'hint' for the legal moves, or 'help'."))
+            return False
+        try:
+            code = self.rules.codec.encode(action)
+        except NotationError:  # a move no hand could hold: the reason for this hand, as everywhere
+            self.say(why_illegal_action(state, action, _), _("Type 'hint' for the legal moves, or 'help'."))
             return False
         if code not in state.legal_actions():
             self.say(why_illegal(state, code, _), _("Type 'hint' for the legal moves, or 'help'."))

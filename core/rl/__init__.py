@@ -8,7 +8,7 @@
         game.step(None if terminated else game.action_space(agent).sample(obs["action_mask"]))
 """
 
-from .encoding import Encoding
-from .env import env, raw_env
+from scoutlab.rl.encoding import Encoding
+from scoutlab.rl.env import env, raw_env
 
 __all__ = ["Encoding", "env", "raw_env"]

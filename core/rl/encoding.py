@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..actions import SHOW_BASE
-from ..cards import bottom, flipped, top
-from ..state import FLIPPING, OVER, PLAYING, GameState, View
+from scoutlab.engine.actions import SHOW_BASE
+from scoutlab.engine.cards import bottom, flipped, top
+from scoutlab.engine.state import FLIPPING, OVER, PLAYING, GameState, View
 
 PHASES = (FLIPPING, PLAYING, OVER)
 SEAT_FEATURES = (

@@ -11,15 +11,16 @@ change of its total, so an agent's rewards over a game add up to its final total
 from __future__ import annotations
 
 import random
+from typing import ClassVar
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..rules import Rules, load_rules
-from ..state import IllegalAction
-from .encoding import Encoding
+from scoutlab.engine.state import GameState, IllegalAction
+from scoutlab.rl.encoding import Encoding
+from scoutlab.rules import Rules, load_rules
 
 REWARDS = ("score", "win")
 
@@ -29,10 +30,10 @@ def env(variant: str | Rules = "official", players: int = 4, **options) -> AECEn
     return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(raw_env(variant, players, **options)))
 
 
-class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped environment
+class raw_env(AECEnv):
     """One game of SCOUT per episode; `reset(seed=...)` makes the deal reproducible."""
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "scoutlab_v0", "is_parallelizable": False}
+    metadata: ClassVar[dict] = {"render_modes": ["ansi", "human"], "name": "scoutlab_v0", "is_parallelizable": False}
 
     def __init__(self, variant: str | Rules = "official", players: int = 4, reward: str = "score",
                  render_mode: str | None = None):
@@ -53,10 +54,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
             "action_mask": spaces.Box(0, 1, (self.encoding.size,), dtype=np.int8),
         })
         # The same space object per agent, every time (PettingZoo seeds them).
-        self.observation_spaces = {agent: observation for agent in self.possible_agents}
+        self.observation_spaces = dict.fromkeys(self.possible_agents, observation)
         self.action_spaces = {agent: spaces.Discrete(self.encoding.size) for agent in self.possible_agents}
         self._seeds = random.Random()
-        self.game = None
+        self.game: GameState  # dealt by reset(), which PettingZoo requires before anything else
         self.pending: int | None = None  # the Scout & Show scout the seat to act chose, its show still to come
         self.last_action = ""
 
@@ -71,11 +72,11 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
             self._seeds = random.Random(seed)  # later unseeded resets continue this sequence of deals
         self.game = self.rules.new_game(self.players, self._seeds.getrandbits(48))
         self.agents = list(self.possible_agents)
-        self.rewards = {agent: 0.0 for agent in self.agents}
-        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
-        self.terminations = {agent: False for agent in self.agents}
-        self.truncations = {agent: False for agent in self.agents}
-        self.infos = {agent: {} for agent in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict] = {agent: {} for agent in self.agents}
         self.pending = None
         self.last_action = ""
         self.agent_selection = self.possible_agents[self.game.to_act]
@@ -110,7 +111,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
             self.pending = None
             self._reward(before)
             if self.game.is_over:
-                self.terminations = {a: True for a in self.agents}
+                self.terminations = dict.fromkeys(self.agents, True)
             self.agent_selection = self.possible_agents[self.game.to_act]
         self._accumulate_rewards()
         if self.render_mode == "human":

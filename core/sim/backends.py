@@ -10,8 +10,9 @@ from __future__ import annotations
 import os
 import signal
 from collections import deque
+from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
 
 POLL = 0.2  # seconds between checks for Ctrl-C while waiting on a result
 WINDOW_PER_WORKER = 3  # tasks in flight per worker: enough to keep every worker busy

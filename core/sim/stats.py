@@ -9,8 +9,8 @@ which metric uses which.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from statistics import NormalDist
-from typing import Callable, Sequence
 
 LEVEL = 0.95
 

@@ -36,7 +36,7 @@ class Sums:
         self.den2 += den * den
         self.numden += num * den
 
-    def merge(self, other: "Sums") -> None:
+    def merge(self, other: Sums) -> None:
         self.n += other.n
         self.num += other.num
         self.den += other.den
@@ -80,7 +80,7 @@ class CrossSums:
         self.den_num += a[1] * b[0]
         self.den_den += a[1] * b[1]
 
-    def merge(self, other: "CrossSums") -> None:
+    def merge(self, other: CrossSums) -> None:
         self.n += other.n
         self.num_num += other.num_num
         self.num_den += other.num_den
@@ -93,7 +93,7 @@ def paired_standard_error(a: Sums, b: Sums, cross: CrossSums) -> float:
     n = cross.n
     if n < 2 or not a.den or not b.den:
         return math.inf
-    ra, rb = a.ratio, b.ratio
+    ra, rb = a.num / a.den, b.num / b.den  # both observed: the dens were checked above
     mean_a, mean_b = a.den / n, b.den / n
     var_a = a.linearised_ss() / (n - 1) / mean_a**2
     var_b = b.linearised_ss() / (n - 1) / mean_b**2
@@ -127,11 +127,11 @@ class Tally:
             self.peaks[key] = max(self.peaks.get(key, value), value)
 
     def add_observations(self, observations: dict[str, Observation]) -> None:
-        """Fold in metric values only (a strategy-advantage game adds to its own keys, not to `games`)."""
+        """Fold in metric values only (a skill game adds to its own keys, not to `games`)."""
         for key, (num, den) in observations.items():
             self.sums.setdefault(key, Sums()).add(num, den)
 
-    def merge(self, other: "Tally") -> None:
+    def merge(self, other: Tally) -> None:
         """Fold another tally in (chunks are merged in game order, so float sums never depend on workers)."""
         self.games += other.games
         for key, sums in other.sums.items():
@@ -153,6 +153,6 @@ class PairTally:
             if key in b:
                 self.cross.setdefault(key, CrossSums()).add(observed, b[key])
 
-    def merge(self, other: "PairTally") -> None:
+    def merge(self, other: PairTally) -> None:
         for key, sums in other.cross.items():
             self.cross.setdefault(key, CrossSums()).merge(sums)

@@ -11,7 +11,7 @@ histories by hand.
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from collections.abc import Sequence
 
 History = Sequence[Sequence[float]]  # history[t][seat]
 

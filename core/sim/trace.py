@@ -7,13 +7,13 @@ bot seeds), so any simulated game can be replayed alone with `scoutlab game --se
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
-from ..bots import Bot, bot_factory, make_bot
-from ..match import bot_seed
-from ..rules import Rules
-from ..state import PLAYING, GameState
+from scoutlab.bots import Bot, bot_factory, make_bot
+from scoutlab.engine.state import PLAYING, GameState
+from scoutlab.match import bot_seed
+from scoutlab.rules import Rules
 
 
 @dataclass(frozen=True)

@@ -35,15 +35,18 @@ _HOMES = {
     "rules_with": "plugins",
     "load_scenario_file": "scenarios",
     "run_scenario_file": "scenarios",
-    "load_position": "..position",
+    "load_position": "scoutlab.records.position",
 }
 
-__all__ = sorted(_HOMES)
+__all__ = [  # noqa: RUF022 (grouped by home, as _HOMES)
+    "InvariantReport", "check_invariants", "check_step", "fingerprint", "random_game",
+    "LocalEntryPoint", "installed_plugin", "rules_with", "load_scenario_file", "run_scenario_file", "load_position",
+]
 
 
 def __getattr__(name: str) -> Any:
     if name not in _HOMES:
         raise AttributeError(f"module 'scoutlab.testing' has no attribute {name!r}")
     home = _HOMES[name]
-    module = import_module(home, __name__) if home.startswith(".") else import_module(f"{__name__}.{home}")
+    module = import_module(home if home.startswith("scoutlab.") else f"{__name__}.{home}")
     return getattr(module, name)

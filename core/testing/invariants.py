@@ -14,16 +14,17 @@ import copy
 import json
 import random
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
-from ..actions import FLIP, Flip, Scout, ScoutShow, Show, parse_action
-from ..builtin import scoutlab_end_conditions as builtin_end_conditions
-from ..cards import flipped, identity
-from ..records import game_record, record_text, replay_record
-from ..rules import Rules, load_rules
-from ..shows import ShowNode
-from ..state import NO_LEGAL_ACTION, TURN_CAP, GameState, IllegalAction
+from scoutlab.engine.actions import FLIP, Flip, Scout, ScoutShow, Show, parse_action
+from scoutlab.engine.cards import flipped, identity
+from scoutlab.engine.shows import ShowNode
+from scoutlab.engine.state import NO_LEGAL_ACTION, TURN_CAP, GameState, IllegalAction
+from scoutlab.host.builtin import scoutlab_end_conditions as builtin_end_conditions
+from scoutlab.records.game import game_record, record_text, replay_record
+from scoutlab.rules import Rules, load_rules
 
 Step = Callable[[GameState, random.Random], None]
 

@@ -3,14 +3,15 @@ and compile a spec that extends a shipped variant and lists it."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
 
 import yaml
 
-from .. import plugin_host
-from ..rules import Rules
-from ..spec import load_spec_text
+from scoutlab.host import manager as plugin_host
+from scoutlab.rules import Rules
+from scoutlab.spec.variant import load_spec_text
 
 
 class LocalEntryPoint:

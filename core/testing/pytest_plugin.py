@@ -9,8 +9,8 @@ Loaded by pytest wherever scoutlab is installed, so it imports nothing heavy unt
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack
-from typing import Callable, Iterator
 
 import pytest
 
@@ -18,7 +18,8 @@ import pytest
 @pytest.fixture
 def scoutlab_install_plugin() -> Iterator[Callable[[str, object], object]]:
     """`install(name, plugin)`: the plugin is found under `name` as if installed, until the test ends."""
-    from .plugins import installed_plugin
+    # imported when a fixture is used: every pytest run where scoutlab is installed loads this plugin
+    from scoutlab.testing.plugins import installed_plugin
 
     with ExitStack() as stack:
         yield lambda name, plugin: stack.enter_context(installed_plugin(name, plugin))
@@ -27,7 +28,8 @@ def scoutlab_install_plugin() -> Iterator[Callable[[str, object], object]]:
 @pytest.fixture
 def scoutlab_rules() -> Callable:
     """`rules_with(base, plugins, **spec_changes)`: compiled rules of a spec extending `base`."""
-    from .plugins import rules_with
+    # imported when a fixture is used: every pytest run where scoutlab is installed loads this plugin
+    from scoutlab.testing.plugins import rules_with
 
     return rules_with
 
@@ -35,6 +37,7 @@ def scoutlab_rules() -> Callable:
 @pytest.fixture
 def scoutlab_position() -> Callable:
     """`load_position(path_or_text)`: a GameState set up from a position (docs/positions.md)."""
-    from ..position import load_position
+    # imported when a fixture is used: every pytest run where scoutlab is installed loads this plugin
+    from scoutlab.records.position import load_position
 
     return load_position

@@ -19,11 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .. import yamlsrc
-from ..cards import bottom, format_hand, identity, parse_hand, top
-from ..position import dump_position, position_from_data
-from ..rules import load_rules
-from ..state import IllegalAction
+from scoutlab.engine.cards import bottom, format_hand, identity, parse_hand, top
+from scoutlab.engine.state import IllegalAction
+from scoutlab.records.position import dump_position, position_from_data
+from scoutlab.rules import load_rules
+from scoutlab.spec import source as yamlsrc
 
 CASE_KEYS = {"id", "rule", "position", "action", "actions", "expect"}
 SEAT_FIELDS = {"owner": "active_owner", "to_act": "to_act", "starting_seat": "starting_seat", "last_shower": "last_shower"}

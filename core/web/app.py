@@ -16,16 +16,17 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.concurrency import run_in_threadpool
 
-from .. import explain, i18n
-from ..actions import NotationError, parse_action
-from ..bots import BotError, known_bots
-from ..spec import SpecError, load_spec, load_spec_text, shipped_variants
-from ..state import IllegalAction
-from .matches import Match, Matches, NotYourTurn, default_bot, rules_for
-from .present import match_json
-from .rulespage import rules_sections
-from .store import MatchStore, StoreError
-from .strings import page_strings
+from scoutlab.bots import BotError, known_bots
+from scoutlab.engine import explain
+from scoutlab.engine.actions import NotationError, parse_action
+from scoutlab.engine.state import IllegalAction
+from scoutlab.spec.variant import SpecError, load_spec, load_spec_text, shipped_variants
+from scoutlab.text import i18n
+from scoutlab.web.matches import Match, Matches, NotYourTurn, default_bot, rules_for
+from scoutlab.web.present import match_json
+from scoutlab.web.rulespage import rules_sections
+from scoutlab.web.store import MatchStore, StoreError
+from scoutlab.web.strings import page_strings
 
 #: Bots a browser may choose. `external` runs a program on the server, so it is never offered.
 UNSAFE_BOTS = {"external"}

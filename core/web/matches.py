@@ -15,14 +15,14 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..actions import ScoutShow, Show, parse_action
-from ..bots import Bot, known_bots, make_bot
-from ..cards import flipped
-from ..match import bot_seed
-from ..rules import Rules
-from ..spec import Spec, load_spec_text
-from ..state import GameState, IllegalAction
-from .store import MatchStore, StoreError
+from scoutlab.bots import Bot, known_bots, make_bot
+from scoutlab.engine.actions import ScoutShow, Show, parse_action
+from scoutlab.engine.cards import flipped
+from scoutlab.engine.state import GameState, IllegalAction
+from scoutlab.match import bot_seed
+from scoutlab.rules import Rules
+from scoutlab.spec.variant import Spec, load_spec_text
+from scoutlab.web.store import MatchStore, StoreError
 
 #: The strongest bot available is the default opponent.
 BOT_PREFERENCE = ("heuristic", "greedy", "random")

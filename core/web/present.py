@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import bottom, format_card, top
-from ..explain import describe_show, end_reason
-from ..i18n import Gettext
-from ..state import RoundEnd, View
-from .matches import LogEntry, Match
+from scoutlab.engine.cards import bottom, format_card, top
+from scoutlab.engine.explain import describe_show, end_reason
+from scoutlab.engine.state import RoundEnd, View
+from scoutlab.text.i18n import Gettext
+from scoutlab.web.matches import LogEntry, Match
 
 
 def card_json(c: int) -> dict[str, int]:

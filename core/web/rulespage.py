@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from ..i18n import Gettext
-from ..rules import Rules
-from ..summary import MESSAGES, Sentence, Summary, render, summarize
+from scoutlab.rules import Rules
+from scoutlab.text.i18n import Gettext
+from scoutlab.text.summary import MESSAGES, Sentence, Summary, render, summarize
 
 
 def rules_sections(rules: Rules, _: Gettext) -> list[dict[str, Any]]:

@@ -6,7 +6,7 @@ finds every string a player reads.
 
 from __future__ import annotations
 
-from ..i18n import Gettext
+from scoutlab.text.i18n import Gettext
 
 
 def page_strings(_: Gettext) -> dict[str, str]:

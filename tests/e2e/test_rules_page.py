@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from driver import screenshot
 
-from scoutlab.builtin import scoutlab_end_conditions
-from scoutlab.i18n import LANGUAGES, gettext_for
+from scoutlab.host.builtin import scoutlab_end_conditions
+from scoutlab.text.i18n import LANGUAGES, gettext_for
 
 STUCK = scoutlab_end_conditions()["opponent_stuck"].description
 

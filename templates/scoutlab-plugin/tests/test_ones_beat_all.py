@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from scoutlab.plugin_host import installed_plugins
+from scoutlab.host.manager import installed_plugins
 from scoutlab.rules import load_rules
-from scoutlab.spec import SpecError
+from scoutlab.spec.variant import SpecError
 from scoutlab.testing import check_invariants, run_scenario_file
 
 HERE = Path(__file__).resolve().parent

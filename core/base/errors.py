@@ -1,0 +1,75 @@
+"""Every error the package raises for bad input or a misbehaving plugin or bot, in one place.
+
+They sit at the bottom of the package so that any layer may raise or catch them without
+importing the layer that usually raises them. `user_errors()` is what the command line and
+the engine protocol report in one line instead of a traceback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import NamedTuple
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow here; the message names the rule."""
+
+
+class NotationError(ValueError):
+    """Text that is not an action in the notation."""
+
+
+class PluginError(Exception):
+    """A plugin that cannot be found, loaded or configured."""
+
+
+class HookError(PluginError):
+    """A plugin's hook raised or returned a value of the wrong kind."""
+
+    def __init__(self, plugin: str, hook: str, asked: str | None, problem: str):
+        super().__init__(plugin, hook, asked, problem)
+        self.plugin = plugin
+        self.hook = hook
+        self.asked = asked  # the arguments that matter, e.g. "values=(1, 2, 3)"; None: not a hook call
+        self.problem = problem  # "raised ZeroDivisionError: ..." or "returned 'x'; expected ..."
+        self.where: str | None = None  # the position, filled in by the engine
+
+    def locate(self, where: str) -> HookError:
+        """Say where in a game this happened; the outermost caller knows best, so it wins."""
+        self.where = where
+        return self
+
+    def __str__(self) -> str:
+        asked = "" if self.asked is None else f"({self.asked})"
+        at = f" at {self.where}" if self.where else ""
+        return f"plugin {self.plugin!r} {self.problem} in {self.hook}{asked}{at}"
+
+
+class Problem(NamedTuple):
+    """One thing wrong with a spec, where it is, and why; `str()` gives `FILE:LINE: $.path: message`."""
+
+    file: str
+    line: int | None
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        where = self.file if self.line is None else f"{self.file}:{self.line}"
+        return f"{where}: {self.path}: {self.message}"
+
+
+class SpecError(Exception):
+    """A spec could not be loaded; `problems` lists every reason found, not just the first."""
+
+    def __init__(self, problems: Iterable[Problem]) -> None:
+        self.problems: list[Problem] = list(problems)
+        super().__init__("\n".join(map(str, self.problems)))
+
+
+class BotError(ValueError):
+    """A bot name or option that cannot be used."""
+
+
+def user_errors() -> tuple[type[BaseException], ...]:
+    """Exceptions that mean bad input, not a bug: reported in one line."""
+    return (SpecError, PluginError, BotError, IllegalAction, NotationError, OSError, ValueError)

@@ -1,0 +1,488 @@
+"""The state of one game: hands, active set and owner, chips, captured piles, turn, round and history.
+
+Moves go in only through `apply`, which refuses an illegal action with the rule it
+breaks and leaves the state untouched. `legal_actions` lists every legal action code
+for the seat to act; `view(seat)` is everything that seat may know (RULES.md 10.9).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from scoutlab.base.errors import HookError, IllegalAction, NotationError
+from scoutlab.base.values import Move, RoundEnd, RoundFacts, View
+from scoutlab.engine.actions import FLIP, KEEP, SHOW_BASE, format_action, parse_action
+from scoutlab.engine.cards import MASK, SHIFT, flipped, format_hand
+from scoutlab.engine.events import Event, action_event, game_event
+from scoutlab.engine.explain import why_illegal, why_illegal_action
+from scoutlab.engine.native import legal
+
+if TYPE_CHECKING:
+    from scoutlab.rules import Rules
+
+FLIPPING, PLAYING, OVER = "flip", "play", "over"
+TURN_CAP = "turn_cap"
+NO_LEGAL_ACTION = "no_legal_action"
+
+
+class GameState:
+    """One game of a compiled variant for a number of players, from a seed."""
+
+    def __init__(self, rules: Rules, players: int, seed: int):
+        if players not in rules.players:
+            allowed = ", ".join(map(str, rules.players))
+            raise ValueError(f"variant {rules.name!r} is for {allowed} players, not {players}")
+        self.rules = rules
+        self.players = players
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.rounds = rules.rounds_for(players)
+        self.removed: list[int] = rules.removed[players]
+        self.totals = [0] * players
+        self.round_ends: list[RoundEnd] = []
+        self.history: list[tuple[int, int, int]] = []
+        self.deals: list[list[list[int]]] = []  # each round's hands as dealt, for records
+        # With a single shuffle (deal.shuffle: once), later rounds deal slices of this pool:
+        # round r deals pool[r*n*size:(r+1)*n*size], the rest is set aside. None: shuffle each round.
+        self.pool: list[int] | None = self.shuffled(rules.deck_for(players)) if rules.shuffle_once else None
+        self._replayable = True  # the seed and the history rebuild this state (undo under plugins)
+        self._start_round(0)
+
+    # -- setting up a round -------------------------------------------------------------------
+
+    def shuffled(self, cards: list[int]) -> list[int]:
+        """The cards in a new list, shuffled by this game's rng: order and, if the spec says so, orientation (RULES.md 1)."""
+        cards = list(cards)
+        self.rng.shuffle(cards)
+        if self.rules.random_orientation:
+            bits = self.rng.getrandbits(len(cards))
+            # flipped(c), inlined: this runs for every card of every deal
+            cards = [((c & MASK) << SHIFT) | (c >> SHIFT) if bits >> i & 1 else c for i, c in enumerate(cards)]
+        return cards
+
+    def _start_round(self, index: int) -> None:
+        rules, n = self.rules, self.players
+        size = rules.hand_size[n]
+        if self.pool is not None:
+            dealt = slice(index * n * size, (index + 1) * n * size)
+            cards = self.pool[dealt]
+            self.set_aside = self.pool[: dealt.start] + self.pool[dealt.stop :]
+        else:
+            shuffled = self.shuffled(rules.deck_for(n))
+            cards, self.set_aside = shuffled[: n * size], shuffled[n * size :]
+        self.round = index
+        self.hands: list[list[int]] = [cards[i * size : (i + 1) * size] for i in range(n)]
+        self.deals.append([list(h) for h in self.hands])
+        self.active: list[int] = []
+        self.active_owner = -1
+        self.beat = rules.strength([])
+        self.last_shower = -1  # owner of the round's last show, for (ii) and the exemption
+        self.last_seat = -1
+        self.last_kind: str | None = None
+        self.last_scouted: int | None = None  # the card the last scout took, for `facts`
+        self.round_start = len(self.history)  # where this round's moves begin in the history
+        self.captured: list[list[int]] = [[] for _ in range(n)]
+        self.chips_received = [0] * n
+        self.chips_held = [rules.scout_chips] * n
+        self.chips_paid = 0  # paid into the middle (scout_pays)
+        self.scout_show_chips = [rules.sns_chips] * n
+        self.turn = 0
+        self.starting_seat = rules.starting_seat(n, index)
+        self.to_act = self.starting_seat
+        self.flips_left = n if rules.flip_allowed else 0
+        self.phase = FLIPPING if self.flips_left else PLAYING
+        self._legal: list[int] | None = None
+
+    def refresh(self) -> None:
+        """Recompute what follows from the fields after they were set directly (positions do this)."""
+        self.beat = self.rules.strength(self.active)
+        self._legal = None
+        self._replayable = False  # the seed and history no longer say how this state came about
+
+    # -- legal actions ------------------------------------------------------------------------
+
+    def legal_actions(self) -> list[int]:
+        """Every legal action code for the seat to act (cached until the next action)."""
+        if self._legal is None:
+            if self.phase == PLAYING:
+                try:
+                    self._legal = self._play_actions(self.to_act)
+                except HookError as exc:  # a plugin's show hook failed: say where
+                    exc.locate(self.where())
+                    raise
+            elif self.phase == FLIPPING:
+                self._legal = [KEEP, FLIP]
+            else:
+                self._legal = []
+        return self._legal
+
+    def _play_actions(self, seat: int) -> list[int]:
+        rules = self.rules
+        hand, active = self.hands[seat], self.active
+        may_scout = bool(active) and self.active_owner != seat and (not rules.scout_pays or self.chips_held[seat] > 0)
+        if rules.builtin_shows:
+            return legal.play_codes(
+                hand, active, self.beat, may_scout, self.scout_show_chips[seat] > 0, rules.sns_fallback, rules.layout
+            )
+        # Under plugins that decide shows: the same actions in the same order, shows through the hooks.
+        tops = [c >> SHIFT for c in hand]
+        out: list[int] = []
+        rules.append_shows(tops, self.beat, SHOW_BASE, out)
+        if may_scout:
+            legal.append_scouts(len(hand), len(active), rules.layout, out)
+            if self.scout_show_chips[seat]:
+                self._append_scout_shows(tops, out)
+        return out
+
+    def _append_scout_shows(self, tops: list[int], out: list[int]) -> None:
+        """Scout & Show under plugins: every scout, then every show of the new hand that beats what is left."""
+        rules = self.rules
+        codec = rules.codec
+        for end in (0,) if len(self.active) == 1 else (0, 1):
+            taken = self.active[-1] if end else self.active[0]
+            beat = rules.strength(self.active[:-1] if end else self.active[1:])
+            for flip, value in enumerate((taken >> SHIFT, flipped(taken) >> SHIFT)):
+                for gap in range(len(tops) + 1):
+                    base = codec.sns_base + codec.scout_index(end, bool(flip), gap) * codec.sns_stride
+                    before = len(out)
+                    rules.append_shows(tops[:gap] + [value] + tops[gap:], beat, base, out)
+                    if rules.sns_fallback and len(out) == before:
+                        out.append(base + codec.show_count)
+
+    # -- applying an action -------------------------------------------------------------------
+
+    def apply(self, code: int) -> None:
+        """Play one action for the seat to act; an illegal one raises IllegalAction and changes nothing."""
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_actions()
+        if code not in legal:
+            raise IllegalAction(self.explain(code))
+        if not self.rules.guarded:
+            self._apply(code)
+            return
+        # Plugin code runs mid-action (end conditions, scoring, observers): if it raises, undo.
+        # A game played from its seed is rebuilt by replaying its history, so the usual path
+        # saves nothing; a state whose fields were set by hand (refresh) keeps a snapshot.
+        saved = None if self._replayable else self._snapshot()
+        done = len(self.history)
+        try:
+            self._apply(code)
+        except BaseException as exc:
+            if saved is None:
+                self._replay(done)
+                self._legal = legal
+            else:
+                self._restore(saved)
+            if isinstance(exc, HookError):
+                exc.locate(f"{self.where(code)}; the game state is unchanged")
+            raise
+
+    # How `_apply` changes each list field, which says how to undo it: lists it changes in place
+    # are copied (of the per-seat lists only the acting seat's own changes in place), lists it
+    # only appends to are cut back, lists it only rebinds are kept.
+    # tests/test_plugin_management.py fails on a list field missing here.
+    _PER_SEAT = ("hands", "captured")
+    _CHANGED = _PER_SEAT + ("active", "chips_received", "chips_held", "scout_show_chips", "totals")
+    _GROWING = ("history", "deals", "round_ends")
+    _REBOUND = ("_legal", "pool", "set_aside", "removed")
+
+    def _snapshot(self) -> tuple[dict, tuple[int, ...]]:
+        """What `_restore` needs to undo `_apply`: the fields, and the lengths of the growing lists.
+
+        Not the rng: it is drawn only to deal a new round, the last step of an action, after
+        every hook has run (tests/test_plugin_management.py checks that its state is kept).
+        """
+        saved = vars(self).copy()
+        seat = self.to_act
+        for key in self._PER_SEAT:
+            lists = saved[key] = list(saved[key])
+            lists[seat] = list(lists[seat])
+        for key in self._CHANGED[len(self._PER_SEAT):]:
+            saved[key] = list(saved[key])
+        return saved, (len(self.history), len(self.deals), len(self.round_ends))
+
+    def _replay(self, actions: int) -> None:
+        """Become this game again as it was after its first `actions` actions, from the seed.
+
+        Hooks are pure, so replaying what succeeded once succeeds again, with the same result.
+        """
+        again = GameState(self.rules, self.players, self.seed)
+        for _, _, code in self.history[:actions]:
+            again._apply(code)
+        vars(self).clear()
+        vars(self).update(vars(again))
+
+    def _restore(self, snapshot: tuple[dict, tuple[int, ...]]) -> None:
+        saved, lengths = snapshot
+        for key, length in zip(self._GROWING, lengths):
+            del saved[key][length:]
+        vars(self).clear()
+        vars(self).update(saved)
+
+    def where(self, code: int | None = None) -> str:
+        """The position in words for error messages: variant, round, turn, seat, and the action tried."""
+        moment = "the hand-flip choice" if self.phase == FLIPPING else f"turn {self.turn + 1}"
+        doing = f"playing {self.format(code)!r}" if code is not None else "listing legal actions"
+        return f"variant {self.rules.name!r} round {self.round + 1}, {moment}, seat {self.to_act} {doing}"
+
+    def apply_text(self, text: str) -> int:
+        """Parse the notation and apply it; returns the code. Raises NotationError or IllegalAction."""
+        code = self.code(text)
+        self.apply(code)
+        return code
+
+    def code(self, text: str) -> int:
+        """The code of a move in notation. NotationError for text that is no move; IllegalAction, with
+        the reason for this hand, for a move no hand could hold (`show 99`), so every door says the same."""
+        action = parse_action(text)
+        try:
+            return self.rules.codec.encode(action)
+        except NotationError:
+            raise IllegalAction(why_illegal_action(self, action)) from None
+
+    def _apply(self, code: int) -> None:
+        seat = self.to_act
+        self.history.append((self.round, seat, code))
+        self._legal = None
+        if self.phase == FLIPPING:
+            self._choose_flip(seat, code)
+            return
+        rules = self.rules
+        codec = rules.codec
+        self.turn += 1
+        if code < codec.scout_base:
+            start, rest = divmod(code - SHOW_BASE, codec.width)
+            self._show(seat, start, rest + 1)
+            self.last_kind = "show"
+        elif code < codec.sns_base:
+            self._scout(seat, code - codec.scout_base)
+            self.last_kind = "scout"
+        else:
+            scout, show = divmod(code - codec.sns_base, codec.sns_stride)
+            self.scout_show_chips[seat] -= 1
+            self._scout(seat, scout)
+            if show == codec.show_count:  # seed 002's fallback: the turn ends as a plain scout
+                self.last_kind = "scout"
+            else:
+                start, rest = divmod(show, codec.width)
+                self._show(seat, start, rest + 1)
+                self.last_kind = "scout_and_show"
+        self.last_seat = seat
+        stays = rules.extra_turn and self.last_kind == "scout"
+        self.to_act = seat if stays else (seat + 1) % self.players
+        if rules.observed:  # the loop of _observe, inlined: this runs after every action
+            event = action_event(self.round, seat, code)
+            for plugin, observe in rules.observers:
+                try:
+                    answer = observe(event, self)
+                except Exception as exc:
+                    self._observer_failed(plugin, event, exc)
+                if answer is not None:
+                    self._observer_failed(plugin, event, answer=answer)
+        self._check_round_end()
+
+    def _choose_flip(self, seat: int, code: int) -> None:
+        if code == FLIP:
+            hand = self.hands[seat]
+            order = reversed(hand) if self.rules.flip_reverses else hand
+            self.hands[seat] = [((c & MASK) << SHIFT) | (c >> SHIFT) for c in order]  # flipped(c), inlined
+        self.flips_left -= 1
+        self.to_act = (seat + 1) % self.players
+        if not self.flips_left:
+            self.phase = PLAYING  # every seat has chosen; the starting seat is to act again
+        if self.rules.observed:
+            self._observe(action_event(self.round, seat, code))
+
+    def _show(self, seat: int, start: int, length: int) -> None:
+        hand = self.hands[seat]
+        shown = hand[start : start + length]
+        del hand[start : start + length]
+        if self.active:
+            self.captured[seat].extend(self.active)
+        self.active = shown
+        self.active_owner = seat
+        self.last_shower = seat
+        self.beat = self.rules.strength(shown)
+
+    def _scout(self, seat: int, index: int) -> None:
+        rules = self.rules
+        side, gap = divmod(index, rules.codec.width + 1)
+        end, flip = divmod(side, 2)
+        taken = self.active.pop() if end else self.active.pop(0)
+        self.last_scouted = taken
+        self.hands[seat].insert(gap, flipped(taken) if flip else taken)
+        if rules.scout_pays:
+            self.chips_held[seat] -= 1
+            self.chips_paid += 1
+        else:
+            self.chips_received[self.active_owner] += 1
+        if not self.active:
+            self.active_owner = -1  # nothing to beat and nothing to capture
+        self.beat = rules.strength(self.active)
+
+    # -- ending rounds and the game ----------------------------------------------------------
+
+    def _check_round_end(self) -> None:
+        for name, check, exempts in self.rules.end_checks:
+            if check(self):
+                exempt = self.last_shower if exempts and self.last_shower >= 0 else None
+                self._end_round(name, exempt)
+                return
+        if self.turn >= self.rules.max_turns:
+            self._end_round(TURN_CAP, None)
+        elif not self.legal_actions():
+            self._end_round(NO_LEGAL_ACTION, None)  # a spec without opponent_stuck reached a dead end
+
+    def _end_round(self, reason: str, exempt: int | None) -> None:
+        rules, n = self.rules, self.players
+        if not rules.exemption:
+            exempt = None
+        in_hand = tuple(len(h) for h in self.hands)
+        captured = tuple(len(c) for c in self.captured)
+        scores = [
+            captured[i] * rules.points_captured
+            + self.chips_received[i] * rules.points_received
+            + self.chips_held[i] * rules.points_unspent
+            + (0 if i == exempt else in_hand[i] * rules.points_in_hand)
+            for i in range(n)
+        ]
+        end = RoundEnd(
+            self.round, reason, exempt, tuple(scores), captured,
+            tuple(self.chips_received), tuple(self.chips_held), in_hand, self.turn,
+        )
+        if rules.scores_hooked:
+            adjusted, adjustments = rules.adjusted_scores(self, end, scores)
+            if adjustments:  # replace() is slow, and most rounds no plugin adjusts anything
+                end = replace(end, scores=tuple(adjusted), adjustments=adjustments)
+        self.round_ends.append(end)
+        for i in range(n):
+            self.totals[i] += end.scores[i]
+        self._legal = None
+        if rules.observed:
+            self._observe(game_event("round_end", self.round, end=end))
+        if self.round + 1 < self.rounds:
+            self._start_round(self.round + 1)
+        else:
+            self.phase = OVER
+            if rules.observed:
+                self._observe(game_event("game_end", self.round))
+
+    def _observe(self, event: Event) -> None:
+        """Tell the observers, called directly rather than through pluggy since this runs after every action.
+
+        Their guard wrappers are skipped too: `_observer_failed` makes the same checks, and
+        costs nothing unless one fails. `_apply` repeats this loop inline for actions; going
+        through `guard.call_checked` here instead cost 0.4% more per decision (hand flips).
+        """
+        for plugin, observe in self.rules.observers:
+            try:
+                answer = observe(event, self)
+            except Exception as exc:
+                self._observer_failed(plugin, event, exc)
+            if answer is not None:
+                self._observer_failed(plugin, event, answer=answer)
+
+    def _observer_failed(self, plugin: str, event: Event, exc: Exception | None = None, answer: object = None):
+        """Raise the HookError for an observer that raised `exc` or answered something other than None."""
+        if isinstance(exc, HookError):
+            raise exc  # already names its plugin (e.g. a game played inside an observer)
+        # The plugin host words the error; the rules carry it here, so the engine needs no host import.
+        raise self.rules.observer_error(plugin, event, self, exc, answer) from exc
+
+    # -- the round's facts, for plugins ------------------------------------------------------------
+
+    @property
+    def facts(self) -> RoundFacts:
+        """This round so far by name: moves per seat and kind, the turn, and the last move parsed.
+
+        Counted from the history, continuing from the last answer: asking after every action
+        (as an end condition does) costs one step each time, not a rescan of the round.
+        """
+        counted, facts = getattr(self, "_facts", (self.round_start, None))
+        if facts is None or facts.round != self.round or counted < self.round_start:
+            counted, facts = self.round_start, None
+        if facts is not None and counted == len(self.history):
+            return facts
+        kinds = {"show": 0, "scout": 1, "scout_and_show": 2}
+        tallies = [list(facts.shows), list(facts.scouts), list(facts.scout_shows)] if facts else [[0] * self.players for _ in kinds]
+        codec = self.rules.codec
+        for _, seat, code in self.history[counted:]:
+            if code >= SHOW_BASE:  # hand-flip choices are not moves
+                tallies[kinds[codec.kind(code)]][seat] += 1
+        last = self._last_move()
+        shows, scouts, scout_shows = (tuple(t) for t in tallies)
+        facts = RoundFacts(self.round, sum(shows) + sum(scouts) + sum(scout_shows), scouts, shows, scout_shows, last)
+        self._facts = (len(self.history), facts)
+        return facts
+
+    def _last_move(self) -> Move | None:
+        """The round's last move, while it is still the last: its cards are read off the table."""
+        if self.last_seat < 0 or len(self.history) <= self.round_start:
+            return None
+        _, seat, code = self.history[-1]
+        codec = self.rules.codec
+        kind = codec.kind(code)
+        if kind == "flip":
+            return None
+        action = codec.decode(code)
+        showed = kind == "show" or (kind == "scout_and_show" and self.last_kind == "scout_and_show")
+        return Move(seat, kind, action, tuple(self.active) if showed else (), None if kind == "show" else self.last_scouted)
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def winners(self) -> list[int]:
+        """Every seat with the highest total: ties share the victory."""
+        best = max(self.totals)
+        return [i for i, t in enumerate(self.totals) if t == best]
+
+    # -- what a seat may see ------------------------------------------------------------------
+
+    def view(self, seat: int) -> View:
+        """Seat's information state: never another seat's cards nor the undealt cards."""
+        return View(
+            seat=seat,
+            players=self.players,
+            variant=self.rules.name,
+            round=self.round,
+            rounds=self.rounds,
+            phase=self.phase,
+            to_act=self.to_act,
+            starting_seat=self.starting_seat,
+            turn=self.turn,
+            hand=tuple(self.hands[seat]),
+            hand_sizes=tuple(len(h) for h in self.hands),
+            active=tuple(self.active),
+            active_owner=None if self.active_owner < 0 else self.active_owner,
+            chips_received=tuple(self.chips_received),
+            chips_held=tuple(self.chips_held),
+            scout_show_chips=tuple(self.scout_show_chips),
+            captured=tuple(len(c) for c in self.captured),
+            totals=tuple(self.totals),
+            history=tuple(self.history),
+            round_ends=tuple(self.round_ends),
+            legal=tuple(self.legal_actions()) if seat == self.to_act else (),
+        )
+
+    # -- explaining an illegal action ----------------------------------------------------------
+
+    def explain(self, code: int) -> str:
+        """Why this action is not legal here, in the words of the rules."""
+        return why_illegal(self, code)
+
+    def format(self, code: int) -> str:
+        return format_action(self.rules.codec.decode(code))
+
+    def __repr__(self) -> str:
+        hands = " | ".join(format_hand(h) for h in self.hands)
+        return (
+            f"<GameState {self.rules.name} round {self.round + 1}/{self.rounds} {self.phase} "
+            f"to_act={self.to_act} active=[{format_hand(self.active)}] hands: {hands}>"
+        )
+
+
+__all__ = ["FLIPPING", "OVER", "PLAYING", "GameState", "IllegalAction", "RoundEnd", "View"]

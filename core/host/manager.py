@@ -1,0 +1,160 @@
+"""Finding plugins (the `scoutlab` entry-point group) and building a plugin manager for one spec.
+
+The built-in rules are always registered first, under the name `builtin`; a spec's
+plugins come after, each made with its own config. SCOUTLAB_BLOCK_PLUGINS (names,
+comma-separated) switches plugins off, so a broken one can be set aside without
+uninstalling it; SCOUTLAB_PLUGINS (names, comma-separated), when set, allows only those.
+Every plugin but `builtin` is guarded (hookguard.py): a hook that raises or answers
+with the wrong kind of value is reported by plugin name.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import os
+from importlib.metadata import EntryPoint, entry_points
+from typing import Any
+
+import pluggy
+
+from scoutlab.base.errors import PluginError
+from scoutlab.host import builtin, hookspecs
+from scoutlab.host.guard import guard
+
+GROUP = "scoutlab"
+
+
+def installed_plugins() -> dict[str, EntryPoint]:
+    """Every installed plugin by name, switched off or not."""
+    return dict(_entry_points())
+
+
+@functools.lru_cache(maxsize=1)
+def _entry_points() -> tuple[tuple[str, EntryPoint], ...]:
+    # Reading every distribution's metadata takes milliseconds, and bots and rules ask often:
+    # read it once per process (`refresh()` reads it again, e.g. after installing a plugin).
+    return tuple((ep.name, ep) for ep in entry_points(group=GROUP))
+
+
+def refresh() -> None:
+    """Forget what was read of the installed plugins, so the next question reads it again."""
+    _entry_points.cache_clear()
+
+
+def available_plugins() -> dict[str, EntryPoint]:
+    """Every installed plugin by name that SCOUTLAB_BLOCK_PLUGINS and SCOUTLAB_PLUGINS leave on."""
+    return {name: ep for name, ep in installed_plugins().items() if switched_off(name) is None}
+
+
+def _names(variable: str) -> set[str]:
+    return {n.strip() for n in os.environ.get(variable, "").split(",") if n.strip()}
+
+
+def blocked_plugins() -> set[str]:
+    return _names("SCOUTLAB_BLOCK_PLUGINS")
+
+
+def selected_plugins() -> set[str] | None:
+    """The names in SCOUTLAB_PLUGINS, or None when it is unset or empty: then any plugin may be used."""
+    return _names("SCOUTLAB_PLUGINS") or None
+
+
+def switched_off(name: str) -> str | None:
+    """Why the environment switches this plugin off, or None when it is on. `builtin` is always on."""
+    if name == "builtin":
+        return None
+    if name in blocked_plugins():
+        return "blocked by SCOUTLAB_BLOCK_PLUGINS"
+    selected = selected_plugins()
+    if selected is not None and name not in selected:
+        return "not in SCOUTLAB_PLUGINS"
+    return None
+
+
+def plugin_ref(item: str | dict) -> tuple[str, dict[str, Any]]:
+    """A spec's plugin entry (a name, or {name, config}) as (name, config)."""
+    if isinstance(item, str):
+        return item, {}
+    return item["name"], dict(item.get("config") or {})
+
+
+def unknown_plugin_message(name: str, known: list[str]) -> str:
+    close = difflib.get_close_matches(name, known, n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    return f"unknown plugin {name!r}{hint} (installed: {', '.join(sorted(known)) or 'none'})"
+
+
+def load_plugin(name: str, config: dict[str, Any]) -> object:
+    """Load a plugin by name and apply its config through its `make_plugin(config)` factory, if any."""
+    found = available_plugins()
+    if name not in found:
+        off = switched_off(name) if name in installed_plugins() else None
+        if off:
+            raise PluginError(f"plugin {name!r} is switched off: {off}")
+        raise PluginError(unknown_plugin_message(name, list(found)))
+    try:
+        obj = found[name].load()
+    except Exception as exc:  # a broken plugin must not take the program down with a traceback
+        raise PluginError(f"plugin {name!r} failed to load: {exc}") from exc
+    factory = getattr(obj, "make_plugin", None)
+    if factory is not None:
+        try:
+            return factory(config)
+        except Exception as exc:
+            raise PluginError(f"plugin {name!r} rejected its config {config!r}: {exc}") from exc
+    if config:
+        raise PluginError(f"plugin {name!r} takes no config, but the spec gives {config!r}")
+    return obj
+
+
+def make_manager(plugins: list[str | dict]) -> pluggy.PluginManager:
+    """A plugin manager with the built-in rules and the spec's plugins, in the spec's order."""
+    pm = pluggy.PluginManager(GROUP)
+    pm.add_hookspecs(hookspecs)
+    pm.register(builtin, name="builtin")
+    for item in plugins:
+        name, config = plugin_ref(item)
+        if name == "builtin":
+            continue
+        try:
+            pm.register(load_plugin(name, config), name=name)
+        except pluggy.PluginValidationError as exc:  # e.g. a hook argument the spec does not have
+            detail = "; ".join(str(exc).splitlines()[1:]) or str(exc)  # the first line names the plugin again
+            raise PluginError(f"plugin {name!r} does not fit the scoutlab hooks: {detail}") from None
+    for plugin, hook in unknown_hooks(pm):  # a misspelt hook name would otherwise never be called
+        raise PluginError(f"plugin {plugin!r} implements {hook}, which is not a scoutlab hook")
+    return guard(pm)
+
+
+def unknown_hooks(pm: pluggy.PluginManager) -> list[tuple[str, str]]:
+    """(plugin, hook) for every implementation of a hook that has no hookspec."""
+    return [
+        (impl.plugin_name, name)
+        for name, caller in vars(pm.hook).items()
+        if isinstance(caller, pluggy.HookCaller) and caller.spec is None
+        for impl in caller.get_hookimpls()
+    ]
+
+
+def implementers(pm: pluggy.PluginManager, hook_name: str) -> list[str]:
+    """Names of the plugins implementing a hook, the built-in rules included."""
+    return [impl.plugin_name for impl in getattr(pm.hook, hook_name).get_hookimpls()]
+
+
+def bot_factories() -> dict[str, object]:
+    """Bots offered by installed plugins through the scoutlab_bots hook."""
+    pm = pluggy.PluginManager(GROUP)
+    pm.add_hookspecs(hookspecs)
+    for name, ep in available_plugins().items():
+        if name == "builtin":
+            continue
+        try:
+            pm.register(ep.load(), name=name)
+        except Exception:
+            continue  # a plugin that fails to load offers no bots; the rules path reports it
+    guard(pm)
+    found: dict[str, object] = {}
+    for offered in pm.hook.scoutlab_bots():
+        found.update(offered or {})
+    return found

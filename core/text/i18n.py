@@ -1,0 +1,133 @@
+"""Translations of every string a player reads, for the browser game and the terminal game.
+
+The stable API:
+
+    from scoutlab.text.i18n import LANGUAGES, gettext_for, is_rtl, normalize
+    _ = gettext_for("el")
+    _("Round {number} of {rounds}", number=1, rounds=3)   # translated, then formatted
+
+Catalogs are gettext `.po` files in `scoutlab/text/locale/<lang>/LC_MESSAGES/scoutlab.po`, English
+source strings as message ids. They are read here with a small reader of our own, so
+playing needs no third-party package; Babel is used only to extract and update them
+(`python -m scoutlab.text.i18n_tools`, see docs/i18n.md). A string missing from a catalog falls
+back to English at run time, and `tests/test_i18n.py` fails so it never ships that way.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from functools import cache
+from importlib import resources
+from typing import Any
+
+DOMAIN = "scoutlab"
+DEFAULT = "en"
+
+#: Each language by its code, named in itself (as the language menu shows it).
+LANGUAGES: dict[str, str] = {
+    "en": "English",
+    "ar": "العربية",
+    "fa": "فارسی",
+    "el": "Ελληνικά",
+    "bg": "Български",
+}
+
+_RIGHT_TO_LEFT = {"ar", "fa"}
+
+Gettext = Callable[..., str]
+
+
+def normalize(lang: str | None) -> str:
+    """A supported language code for `lang` (`"ar-EG"` -> `"ar"`); English when unknown or empty."""
+    code = (lang or "").strip().lower().replace("_", "-").split("-")[0]
+    return code if code in LANGUAGES else DEFAULT
+
+
+def is_rtl(lang: str) -> bool:
+    """Whether the language is written right to left (Arabic, Persian)."""
+    return normalize(lang) in _RIGHT_TO_LEFT
+
+
+def from_accept_language(header: str | None) -> str:
+    """The first supported language of an HTTP Accept-Language header, by quality; English if none."""
+    choices = []
+    for index, part in enumerate((header or "").split(",")):
+        tag, _, params = part.strip().partition(";")
+        quality = 1.0
+        if params.strip().startswith("q="):
+            try:
+                quality = float(params.strip()[2:])
+            except ValueError:
+                quality = 0.0
+        choices.append((-quality, index, tag.strip()))
+    for _, _, tag in sorted(choices):
+        code = tag.lower().split("-")[0]
+        if code in LANGUAGES:
+            return code
+    return DEFAULT
+
+
+@cache
+def catalog(lang: str) -> dict[str, str]:
+    """The translations of one language as {English message id: translation}; empty for English."""
+    lang = normalize(lang)
+    if lang == DEFAULT:
+        return {}
+    path = resources.files("scoutlab.text") / "locale" / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+    if not path.is_file():
+        return {}  # English it is; tests/test_i18n.py makes sure no catalog is missing
+    return read_po(path.read_text(encoding="utf-8"))
+
+
+def gettext_for(lang: str | None) -> Gettext:
+    """`_(message, **values)` for a language: the translation of `message`, formatted with `values`."""
+    return _gettext(normalize(lang))
+
+
+@cache
+def _gettext(lang: str) -> Gettext:
+    messages = catalog(lang)
+
+    def _(message: str, **values: Any) -> str:
+        text = messages.get(message) or message
+        return text.format(**values) if values else text
+
+    return _
+
+
+def N_(message: str) -> str:
+    """Marks a string for extraction where it is defined; translate it later with `gettext_for`."""
+    return message
+
+
+def read_po(text: str) -> dict[str, str]:
+    """{msgid: msgstr} of a .po file's translated entries; fuzzy and empty ones are left out."""
+    entries: dict[str, str] = {}
+    fields: dict[str, str] = {}
+    field = ""
+    fuzzy = next_fuzzy = False
+
+    def finish() -> None:
+        msgid, msgstr = fields.get("msgid"), fields.get("msgstr")
+        if msgid and msgstr and not fuzzy:
+            key = f"{fields['msgctxt']}\x04{msgid}" if "msgctxt" in fields else msgid  # as gettext keys them
+            entries[key] = msgstr
+
+    for raw in text.splitlines():
+        line = raw.strip()
+        if line.startswith("#,") and "fuzzy" in line:
+            next_fuzzy = True
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith('"'):
+            fields[field] += ast.literal_eval(line)  # a continuation of the field above
+            continue
+        keyword, _, rest = line.partition(" ")
+        if keyword in ("msgctxt", "msgid") and ("msgstr" in fields or not fields):
+            finish()  # a new entry starts
+            fields, fuzzy, next_fuzzy = {}, next_fuzzy, False
+        field = keyword
+        fields[field] = ast.literal_eval(rest)
+    finish()
+    return entries

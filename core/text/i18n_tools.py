@@ -1,0 +1,131 @@
+"""Keeping the message catalogs in step with the code (needs Babel, from the `web` extra).
+
+    python -m scoutlab.text.i18n_tools extract   # scan core/ (Python and the web templates) into locale/scoutlab.pot
+    python -m scoutlab.text.i18n_tools update    # merge the template into every language's .po (new strings come in empty)
+    python -m scoutlab.text.i18n_tools check     # list every missing, empty, fuzzy or mistranslated entry; exit 1 if any
+
+Strings are marked with `_("...")` (or `N_` where they are defined and translated later);
+templates call `_()` the same way. See docs/i18n.md.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+from scoutlab.host.manager import make_manager
+from scoutlab.text.i18n import DEFAULT, DOMAIN, LANGUAGES
+from scoutlab.text.summary import MESSAGES
+
+PACKAGE = Path(__file__).resolve().parent.parent  # core/, every module of the package is scanned
+LOCALE = Path(__file__).resolve().parent / "locale"
+TEMPLATE = LOCALE / f"{DOMAIN}.pot"
+KEYWORDS = {"_": None, "N_": None}
+_FIELD = re.compile(r"\{\w+(?::[^{}]*)?\}")  # a whole field, format spec included: {points:+d}
+
+
+def po_path(lang: str) -> Path:
+    return LOCALE / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def extract():
+    """A Babel catalog of every marked string in the package's Python files and web templates."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.extract import extract_from_dir
+
+    catalog = Catalog(project="scoutlab", domain=DOMAIN, charset="utf-8")
+    method_map = [("web/templates/**.html", "jinja2"), ("**.py", "python")]
+    options = {"web/templates/**.html": {"extensions": ""}}
+    for filename, lineno, message, comments, context in extract_from_dir(
+        str(PACKAGE), method_map, options, keywords=KEYWORDS, comment_tags=("TRANSLATORS:",)
+    ):
+        catalog.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
+    # The rules summary keeps its English in one dict, and end conditions describe themselves.
+    for key, english in MESSAGES.items():
+        catalog.add(english, None, [("summary.py", 0)], auto_comments=[f"scoutlab.summary.MESSAGES[{key!r}]"])
+    for conditions in make_manager([]).hook.scoutlab_end_conditions():
+        for name, condition in (conditions or {}).items():
+            catalog.add(condition.description, None, [("builtin.py", 0)], auto_comments=[f"end condition {name}"])
+    return catalog
+
+
+def write(catalog, path: Path) -> None:
+    from babel.messages.pofile import write_po
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "wb") as out:
+        write_po(out, catalog, width=100, sort_output=True, omit_header=False)
+
+
+def read(path: Path, lang: str | None = None):
+    from babel.messages.pofile import read_po
+
+    with open(path, "rb") as src:
+        return read_po(src, locale=lang, domain=DOMAIN)
+
+
+def update() -> None:
+    """Merge the template into each language's catalog; new strings arrive untranslated."""
+    from babel.messages.catalog import Catalog
+
+    template = read(TEMPLATE)
+    for lang in LANGUAGES:
+        if lang == DEFAULT:
+            continue
+        path = po_path(lang)
+        catalog = read(path, lang) if path.exists() else Catalog(locale=lang, domain=DOMAIN, project="scoutlab")
+        catalog.update(template, no_fuzzy_matching=True)
+        catalog.obsolete.clear()  # removed strings go, rather than piling up as comments
+        write(catalog, path)
+
+
+def problems(template=None) -> list[str]:
+    """Everything wrong with the catalogs against the template: one readable line each."""
+    template = template or read(TEMPLATE)
+    wanted = {m.id for m in template if m.id}
+    found = []
+    for lang in LANGUAGES:
+        if lang == DEFAULT:
+            continue
+        path = po_path(lang)
+        if not path.exists():
+            found.append(f"{lang}: no catalog at {path}")
+            continue
+        catalog = read(path, lang)
+        have = {m.id: m for m in catalog if m.id}
+        for msgid in sorted(wanted - set(have)):
+            found.append(f"{lang}: missing {msgid!r}")
+        for msgid in sorted(wanted & set(have)):
+            message = have[msgid]
+            if not message.string:
+                found.append(f"{lang}: untranslated {msgid!r}")
+            elif message.fuzzy:
+                found.append(f"{lang}: fuzzy {msgid!r}")
+            elif sorted(_FIELD.findall(msgid)) != sorted(_FIELD.findall(message.string)):
+                found.append(f"{lang}: the fields of {msgid!r} differ in the translation {message.string!r}")
+        for msgid in sorted(set(have) - wanted):
+            found.append(f"{lang}: {msgid!r} is no longer used (run update)")
+    return found
+
+
+def main(argv: list[str] | None = None) -> int:
+    command = (argv or sys.argv[1:] or ["check"])[0]
+    if command == "extract":
+        write(extract(), TEMPLATE)
+        print(f"wrote {TEMPLATE}")
+    elif command == "update":
+        update()
+        print("updated " + ", ".join(str(po_path(lang)) for lang in LANGUAGES if lang != DEFAULT))
+    elif command == "check":
+        found = problems()
+        print("\n".join(found) or "every catalog is complete")
+        return 1 if found else 0
+    else:
+        print(__doc__)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
