@@ -40,9 +40,9 @@ def seating(lineup: list[str], players: int, game: int) -> list[str]:
 
 def play_block(task: tuple[str, int, list[str], int, int]) -> dict:
     """Play games [first, first + count) of one row; returns the counts and the capped games."""
+    from scoutlab.engine.state import TURN_CAP
     from scoutlab.match import make_bots, play_game
     from scoutlab.rules import load_rules
-    from scoutlab.engine.state import TURN_CAP
 
     variant, players, lineup, first, count = task
     rules = load_rules(variant)

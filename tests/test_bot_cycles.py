@@ -71,7 +71,7 @@ def test_the_best_untried_move_then_the_least_played(official):
     assert positions.choose(view, [a, b]) == b  # a was played here: the next best
     assert positions.choose(view, [a, b]) == c  # both ranked moves played: the rest of the legal ones follow
     everything = list(view.legal)
-    for code in everything[3:]:
+    for _ in everything[3:]:
         positions.choose(view, everything)
     assert positions.choose(view, [b, a]) == b  # every move played once: the least played, in the bot's order
     assert positions.choose(view, [b, a]) == a

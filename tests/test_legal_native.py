@@ -58,7 +58,7 @@ def test_the_compiled_module_is_in_use_where_it_is_expected():
 def test_the_module_under_test_is_compiled_from_this_source(compiled):
     assert compiled is not reference and compiled.__file__.endswith((".so", ".pyd")), compiled.__file__
     source = resources.files("scoutlab.engine").joinpath("legal.py").read_bytes()
-    assert compiled.SOURCE_SHA256 == hashlib.sha256(source).hexdigest()
+    assert hashlib.sha256(source).hexdigest() == compiled.SOURCE_SHA256
 
 
 def test_the_constants_are_those_of_the_cards_and_actions():

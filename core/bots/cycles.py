@@ -15,7 +15,8 @@ cycle changes some seat's choice, and a deterministic bot can no longer repeat f
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from scoutlab.engine.state import View

@@ -63,7 +63,8 @@ class GreedyBot:
         decode, hand = codec.decode, view.hand
         by_values: dict[tuple[int, ...], list[int]] = {}
         for code in shows:
-            show: Show = decode(code)
+            show = decode(code)
+            assert isinstance(show, Show)  # `shows` are plain shows
             by_values.setdefault(tuple(c >> SHIFT for c in hand[show.start:show.start + show.length]), []).append(code)
         ordered = [code for values in self.reader.strongest_first(list(by_values)) for code in by_values[values]]
         scouts = [c for c in view.legal if codec.kind(c) == "scout"]

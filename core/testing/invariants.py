@@ -302,7 +302,8 @@ def assert_round_ends_explained(state: GameState) -> None:
             f"but the variant's end conditions say {due}" if due else "but no end condition of the variant holds"
         )
 
-    again._check_round_end = checked  # the engine calls it after every action of a round
+    # The engine calls it after every action of a round; this replay's instance only.
+    again._check_round_end = checked  # type: ignore[method-assign]
     for _, _, code in state.history:
         again.apply(code)
     assert [e.reason for e in again.round_ends] == [e.reason for e in state.round_ends], "the replay ended otherwise"
