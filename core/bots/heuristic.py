@@ -110,7 +110,7 @@ class HeuristicBot:
         combos = [m for m in moves if m.scouts and m.shown is not None]
         keep = self.options["scouts"]
         scouts.sort(key=lambda m: (-self.hand_score(m.hand), m.code))
-        combos.sort(key=lambda m: (-len(m.shown) - self.hand_score(m.hand), m.code))
+        combos.sort(key=lambda m: (-len(m.shown or ()) - self.hand_score(m.hand), m.code))
         return shows + scouts[:keep] + combos[:keep] or moves
 
     def move(self, view: View, code: int) -> Move:

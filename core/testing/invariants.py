@@ -179,6 +179,7 @@ def tally_round(rules: Rules, deal: list[list[str]], actions: list[dict]) -> dic
             if rules.scout_pays:
                 held[seat] -= 1
             else:
+                assert owner is not None  # a scout takes from a set somebody showed
                 received[owner] += 1
             if not on_table:
                 owner = None
