@@ -32,4 +32,4 @@ fi
 # setuptools warns at every editable install that a folder named like the package could shadow
 # it; ours is core/, mapped by pyproject.toml, so the warning says nothing here.
 PYTHONWARNINGS="ignore:Editable installation" .venv/bin/python -m pip install --quiet -e ".[${SCOUTLAB_EXTRAS:-all}]"
-.venv/bin/python -c 'from scoutlab import native; print("setup.sh: the engine hot loop is", native.BUILD)'
+.venv/bin/python -c 'from scoutlab.engine import native; print("setup.sh: the engine hot loop is", native.BUILD)'
