@@ -63,7 +63,7 @@ def fingerprint(state: GameState) -> dict[str, Any]:
     Fill the legal-action cache first (`state.legal_actions()`), or asking for it later
     looks like a change. Trie nodes of the plugin path compare by the numbers they hold.
     """
-    taken = {key: _frozen(value) for key, value in vars(state).items() if key not in ("rules", "rng")}
+    taken = {key: _frozen(value) for key, value in state.fields().items() if key not in ("rules", "rng", "layout")}
     taken["rng"] = state.rng.getstate()
     return taken
 
@@ -113,7 +113,7 @@ def clone(state: GameState) -> GameState:
     Cheaper than deepcopy, which would also copy the compiled rules' caches.
     """
     twin = copy.copy(state)
-    for key, value in vars(state).items():
+    for key, value in state.fields().items():  # not vars(): a compiled state keeps its table's fields outside it
         if isinstance(value, list):
             setattr(twin, key, [list(v) if isinstance(v, list) else v for v in value])
     twin.rng = random.Random()
