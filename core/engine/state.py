@@ -15,7 +15,7 @@ from scoutlab.base.errors import HookError, IllegalAction, NotationError
 from scoutlab.base.values import Move, RoundEnd, RoundFacts, View
 from scoutlab.engine.actions import SHOW_BASE, format_action, parse_action
 from scoutlab.engine.cards import SHIFT, flipped, format_hand
-from scoutlab.engine.events import Event, action_event, game_event
+from scoutlab.engine.events import Event
 from scoutlab.engine.explain import why_illegal, why_illegal_action
 from scoutlab.engine.native import legal, turns
 from scoutlab.engine.turns import FIELDS, FLIPPING, NO_LEGAL_ACTION, OVER, PLAYING, TURN_CAP
@@ -99,23 +99,15 @@ class GameState(turns.Table):
 
     # -- applying an action -------------------------------------------------------------------
 
-    def _guarded_apply(self, code: int, legal: list[int]) -> None:
-        # Plugin code runs mid-action (end conditions, scoring, observers): if it raises, undo.
-        # A game played from its seed is rebuilt by replaying its history, so the usual path
-        # saves nothing; a state whose fields were set by hand (refresh) keeps a snapshot.
-        saved = None if self._replayable else self._snapshot()
-        done = len(self.history)
-        try:
-            self._apply(code)
-        except BaseException as exc:
-            if saved is None:
-                self._replay(done)
-                self._legal = legal
-            else:
-                self._restore(saved)
-            if isinstance(exc, HookError):
-                exc.locate(f"{self.where(code)}; the game state is unchanged")
-            raise
+    def _undo(self, done: int, legal: list[int], saved: Any, exc: BaseException, code: int) -> None:
+        """Undo an action whose plugin code raised (`turns._guarded_play` re-raises after this)."""
+        if saved is None:
+            self._replay(done)
+            self._legal = legal
+        else:
+            self._restore(saved)
+        if isinstance(exc, HookError):
+            exc.locate(f"{self.where(code)}; the game state is unchanged")
 
     # How `_apply` changes each list field, which says how to undo it: lists it changes in place
     # are copied (of the per-seat lists only the acting seat's own changes in place), lists it
@@ -212,36 +204,15 @@ class GameState(turns.Table):
             end = replace(end, scores=tuple(adjusted))
         return end
 
-    def _hook_observe_action(self, seat: int, code: int) -> None:
-        self._observe(action_event(self.round, seat, code))
-
-    def _hook_observe_round_end(self, end: RoundEnd) -> None:
-        self._observe(game_event("round_end", self.round, end=end))
-
-    def _hook_observe_game_end(self) -> None:
-        self._observe(game_event("game_end", self.round))
-
     def _observe(self, event: Event) -> None:
-        """Tell the observers, called directly rather than through pluggy since this runs after every action.
+        """Tell the observers (see `turns._observe`)."""
+        turns._observe(self, event)
 
-        Their guard wrappers are skipped too: `_observer_failed` makes the same checks, and
-        costs nothing unless one fails. `_apply` repeats this loop inline for actions; going
-        through `guard.call_checked` here instead cost 0.4% more per decision (hand flips).
-        """
-        for plugin, observe in self.rules.observers:
-            try:
-                answer = observe(event, self)
-            except Exception as exc:
-                self._observer_failed(plugin, event, exc)
-            if answer is not None:
-                self._observer_failed(plugin, event, answer=answer)
-
-    def _observer_failed(self, plugin: str, event: Event, exc: Exception | None = None, answer: object = None):
-        """Raise the HookError for an observer that raised `exc` or answered something other than None."""
+    def _observer_error(self, plugin: str, event: Event, exc: BaseException | None, answer: object) -> BaseException:
         if isinstance(exc, HookError):
-            raise exc  # already names its plugin (e.g. a game played inside an observer)
+            return exc  # already names its plugin (e.g. a game played inside an observer)
         # The plugin host words the error; the rules carry it here, so the engine needs no host import.
-        raise self.rules.observer_error(plugin, event, self, exc, answer) from exc
+        return self.rules.observer_error(plugin, event, self, exc, answer)
 
     # -- the round's facts, for plugins ------------------------------------------------------------
 

@@ -21,6 +21,7 @@ from mypy_extensions import mypyc_attr
 
 from scoutlab.base.errors import IllegalAction
 from scoutlab.base.values import RoundEnd
+from scoutlab.engine.events import action_event, game_event
 from scoutlab.engine.legal import MASK, SHIFT, SHOW_BASE, Layout, active_set_key, play_codes
 
 FLIPPING: Final = "flip"
@@ -42,13 +43,13 @@ BUILTIN_ENDS: Final = (HAND_EMPTIED, EVERYONE_SCOUTED, OPPONENT_STUCK)
 
 # Every field a Table holds, for copying a state whose compiled fields live outside its __dict__.
 FIELDS: Final = (
-    "rules", "players", "layout", "guarded", "builtin_shows", "observed", "scores_hooked", "builtin_ends",
+    "rules", "players", "layout", "guarded", "builtin_shows", "observed", "observers", "scores_hooked", "builtin_ends",
     "end_names", "end_exempts", "scout_pays", "extra_turn", "sns_fallback", "flip_reverses", "exemption",
     "max_turns", "points_captured", "points_received", "points_unspent", "points_in_hand",
     "rng", "rounds", "round", "pool", "set_aside", "deals", "round_ends", "totals", "history",
     "hands", "active", "active_owner", "beat", "last_shower", "last_seat", "last_kind", "last_scouted",
     "round_start", "captured", "chips_received", "chips_held", "chips_paid", "scout_show_chips",
-    "turn", "starting_seat", "to_act", "flips_left", "phase", "_legal",
+    "turn", "starting_seat", "to_act", "flips_left", "phase", "_legal", "_replayable",
 )
 
 
@@ -63,6 +64,7 @@ class Table:
     guarded: bool  # plugin code runs mid-action: apply goes through GameState's undo guard
     builtin_shows: bool  # shows ranked by integer keys; else a plugin's hooks decide
     observed: bool
+    observers: tuple[tuple[str, Any], ...]  # (plugin name, function of (event, state)), called after every action
     scores_hooked: bool
     builtin_ends: bool  # every end condition is one of the built-in three
     end_names: tuple[str, ...]
@@ -108,6 +110,7 @@ class Table:
     flips_left: int
     phase: str
     _legal: list[int] | None
+    _replayable: bool  # the seed and the history rebuild this state (how an action plugin code broke is undone)
 
     def _knobs(self, rules: Any, players: int) -> None:
         """Copy what the loop asks of the rules into plain fields, once per game."""
@@ -117,8 +120,10 @@ class Table:
         self.guarded = rules.guarded
         self.builtin_shows = rules.builtin_shows
         self.observed = rules.observed
+        self.observers = tuple(rules.observers)
         self.scores_hooked = rules.scores_hooked
-        self.builtin_ends = not rules.guarded and all(name in BUILTIN_ENDS for name, _, _ in rules.end_checks)
+        # The built-in conditions by name, unless a plugin offers its own function under that name.
+        self.builtin_ends = rules.ends_builtin and all(name in BUILTIN_ENDS for name, _, _ in rules.end_checks)
         self.end_names = tuple([name for name, _, _ in rules.end_checks])
         self.end_exempts = tuple([bool(exempts) for _, _, exempts in rules.end_checks])
         self.scout_pays = rules.scout_pays
@@ -168,7 +173,7 @@ class Table:
         if code not in legal:
             raise IllegalAction(self.explain(code))
         if self.guarded:
-            self._guarded_apply(code, legal)
+            _guarded_play(self, code, legal)
         else:
             _play(self, code)
 
@@ -178,8 +183,17 @@ class Table:
         """Why this action is not legal here, in the words of the rules."""
         return f"action {code} is not legal here"
 
-    def _guarded_apply(self, code: int, legal: list[int]) -> None:
-        self._apply(code)
+    def _snapshot(self) -> Any:
+        """What `_undo` needs to restore a state that its seed and history cannot rebuild."""
+        raise NotImplementedError
+
+    def _undo(self, done: int, legal: list[int], saved: Any, exc: BaseException, code: int) -> None:
+        """Make this state again what it was before the action that raised `exc` (its first `done` actions)."""
+        raise NotImplementedError
+
+    def _observer_error(self, plugin: str, event: Any, exc: BaseException | None, answer: Any) -> BaseException:
+        """The error to raise for an observer that raised `exc`, or else answered something other than None."""
+        raise NotImplementedError
 
     def _hook_play_actions(self, seat: int) -> list[int]:
         raise NotImplementedError
@@ -192,15 +206,6 @@ class Table:
         raise NotImplementedError
 
     def _hook_scores(self, end: Any, scores: list[int]) -> Any:
-        raise NotImplementedError
-
-    def _hook_observe_action(self, seat: int, code: int) -> None:
-        raise NotImplementedError
-
-    def _hook_observe_round_end(self, end: Any) -> None:
-        raise NotImplementedError
-
-    def _hook_observe_game_end(self) -> None:
         raise NotImplementedError
 
 
@@ -266,6 +271,34 @@ def _play_actions(t: Table, seat: int) -> list[int]:
     )
 
 
+def _guarded_play(t: Table, code: int, legal: list[int]) -> None:
+    # Plugin code runs mid-action (end conditions, scoring, observers): if it raises, undo.
+    # A game played from its seed is rebuilt by replaying its history, so the usual path
+    # saves nothing; a state whose fields were set by hand (refresh) keeps a snapshot.
+    saved: Any = None if t._replayable else t._snapshot()
+    done = len(t.history)
+    try:
+        _play(t, code)
+    except BaseException as exc:
+        t._undo(done, legal, saved, exc, code)
+        raise
+
+
+def _observe(t: Table, event: Any) -> None:
+    """Tell the observers, called directly rather than through pluggy, since this runs after every action.
+
+    Their guard wrappers are skipped too: `_observer_error` makes the same checks, and costs
+    nothing unless one fails.
+    """
+    for plugin, observe in t.observers:
+        try:
+            answer = observe(event, t)
+        except Exception as exc:
+            raise t._observer_error(plugin, event, exc, None) from exc
+        if answer is not None:
+            raise t._observer_error(plugin, event, None, answer)
+
+
 def _play(t: Table, code: int) -> None:
     seat = t.to_act
     t.history.append((t.round, seat, code))
@@ -298,7 +331,7 @@ def _play(t: Table, code: int) -> None:
     stays = t.extra_turn and kind == SCOUT
     t.to_act = seat if stays else (seat + 1) % t.players
     if t.observed:
-        t._hook_observe_action(seat, code)
+        _observe(t, action_event(t.round, seat, code))
     _check_round_end(t)
 
 
@@ -313,7 +346,7 @@ def _choose_flip(t: Table, seat: int, code: int) -> None:
     if not t.flips_left:
         t.phase = PLAYING  # every seat has chosen; the starting seat is to act again
     if t.observed:
-        t._hook_observe_action(seat, code)
+        _observe(t, action_event(t.round, seat, code))
 
 
 def _show(t: Table, seat: int, start: int, length: int) -> None:
@@ -400,13 +433,13 @@ def _end_round(t: Table, reason: str, exempt: int) -> None:
         t.totals[i] += final[i]
     t._legal = None
     if t.observed:
-        t._hook_observe_round_end(end)
+        _observe(t, game_event("round_end", t.round, end=end))
     if t.round + 1 < t.rounds:
         _deal(t, t.round + 1)
     else:
         t.phase = OVER
         if t.observed:
-            t._hook_observe_game_end()
+            _observe(t, game_event("game_end", t.round))
 
 
 def _listing(t: Table) -> list[int]:
