@@ -80,9 +80,18 @@ class Encoding:
 
     # -- actions ------------------------------------------------------------------------------------
 
-    def mask(self, legal: tuple[int, ...] | list[int], pending: int | None) -> np.ndarray:
-        """1 for every legal action of the seat to act; `pending` is its chosen Scout & Show scout, if any."""
-        mask = np.zeros(self.size, dtype=np.int8)
+    def mask(self, legal: tuple[int, ...] | list[int], pending: int | None, out: np.ndarray | None = None) -> np.ndarray:
+        """1 for every legal action of the seat to act; `pending` is its chosen Scout & Show scout, if any.
+
+        Written into `out` when given (a row of a batch), else into a new vector.
+        """
+        if out is None:
+            mask = np.zeros(self.size, dtype=np.int8)
+        else:
+            mask = out
+            mask.fill(0)
+        if not len(legal):
+            return mask
         codec = self.codec
         codes = np.asarray(legal, dtype=np.int64)
         if pending is None:
