@@ -66,10 +66,13 @@ def main() -> None:
     for variant, players in CASES:
         rates: dict[str, list[float]] = {"env": [], "batch": [], "engine": []}
         for _ in range(args.repeat):  # A B C A B C: each side sees the same drift
-            for label, run in (("env", lambda: env_steps(variant, players, args.games)),
-                               ("batch", lambda: batch_steps(variant, players, args.batch, 200)),
-                               ("engine", lambda: engine_steps(variant, players, args.games))):
-                count, seconds = run()
+            runs = (
+                ("env", env_steps, (variant, players, args.games)),
+                ("batch", batch_steps, (variant, players, args.batch, 200)),
+                ("engine", engine_steps, (variant, players, args.games)),
+            )
+            for label, run, run_args in runs:
+                count, seconds = run(*run_args)
                 rates[label].append(count / seconds)
         e, b, g = (float(np.median(rates[k])) for k in ("env", "batch", "engine"))
         print(f"{variant:<16}{players:>8}{e:>13,.0f}{b:>17,.0f}{g:>20,.0f}{e / g:>12.2f}{b / e:>11.2f}")
