@@ -21,10 +21,13 @@ from scoutlab.engine.native import legal, turns
 from scoutlab.engine.turns import FIELDS, FLIPPING, NO_LEGAL_ACTION, OVER, PLAYING, TURN_CAP
 
 if TYPE_CHECKING:
+    from scoutlab.engine.turns import Table
     from scoutlab.rules import Rules
+else:
+    Table = turns.Table  # the compiled build's class where it is installed (native.py), else the source's
 
 
-class GameState(turns.Table):
+class GameState(Table):
     """One game of a compiled variant for a number of players, from a seed.
 
     The play itself (dealing, legal actions, apply, round ends, scoring) is `turns.Table`,
@@ -157,7 +160,7 @@ class GameState(turns.Table):
 
     def _become(self, fields: dict[str, Any]) -> None:
         """Take these fields as they are, and no others (those of `fields()`)."""
-        vars(self).clear()
+        self.__dict__.clear()
         for name, value in fields.items():
             setattr(self, name, value)
 

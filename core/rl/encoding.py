@@ -164,7 +164,8 @@ class Encoding:
             obs[self.hand_at:self.hand_at + min(len(hand), width) * slot] = self.card_rows[hand[:width]].ravel()
         if active:
             obs[self.active_at:self.active_at + min(len(active), width) * slot] = self.card_rows[active[:width]].ravel()
-        n, values = state.players, []
+        n = state.players
+        values: list[float] = []
         for i in range(n):  # one assignment of every seat's counts: numpy calls cost more than these few ints
             s = (seat + i) % n
             values += (
