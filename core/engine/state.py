@@ -55,7 +55,11 @@ class GameState(Table):
         self._start_round(0)
 
     def refresh(self) -> None:
-        """Recompute what follows from the fields after they were set directly (positions do this)."""
+        """Recompute what follows from the fields after they were set directly (positions do this).
+
+        The rules' knobs too: the loop reads them once (`_knobs`), so a state given other rules plays by them.
+        """
+        self._knobs(self.rules, self.players)
         self.beat = self.rules.strength(self.active)
         self._legal = None
         self._replayable = False  # the seed and history no longer say how this state came about
