@@ -27,11 +27,21 @@ COMMANDS = [
     "plugins",
     "simulate",
     "compare",
+    "sweep",
 ]
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, except that a mistaken argument is quoted in part: `--seed` with 5,000 digits is not echoed."""
+
+    def error(self, message: str):
+        if len(message) > 300:
+            message = f"{message[:200]}... ({len(message):,} characters)"
+        super().error(message)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="scoutlab",
         description="SCOUT with its rules as data: variants, games, simulations and play.",
     )
@@ -57,8 +67,16 @@ def main(argv: list[str] | None = None) -> int:
         print("scoutlab: interrupted", file=sys.stderr)
         return 130
     except user_errors() as exc:
-        print(f"scoutlab {args.command}: {exc}", file=sys.stderr)
+        print(f"scoutlab {args.command}: {_bounded(str(exc))}", file=sys.stderr)
         return 1
+    except RecursionError:  # the parsers bound nesting; this is the last guard, not the plan
+        print(f"scoutlab {args.command}: the input nests too deeply to read", file=sys.stderr)
+        return 1
+
+
+def _bounded(message: str, width: int = 500) -> str:
+    """Each line of an error cut to `width`: a message names where and why, it never replays an input."""
+    return "\n".join(line if len(line) <= width else f"{line[:width]}... ({len(line):,} characters)" for line in message.split("\n"))
 
 
 if __name__ == "__main__":

@@ -30,3 +30,11 @@ def play_game(rules: Rules, players: int, bots: Sequence[Bot], seed: int) -> Gam
         seat = state.to_act
         state.apply(bots[seat].act(state.view(seat)))
     return state
+
+
+def close_bots(bots: Sequence[Bot]) -> None:
+    """End what the bots hold (an external bot's program and its process group) once the match is over."""
+    for bot in bots:
+        close = getattr(bot, "close", None)
+        if close is not None:
+            close()

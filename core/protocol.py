@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from scoutlab import __version__
 from scoutlab.base.errors import user_errors
+from scoutlab.base.limits import MAX_PROTOCOL_LINE, excerpt, loads_json
 from scoutlab.engine.actions import format_action, parse_action
 from scoutlab.engine.cards import format_card
 from scoutlab.engine.state import IllegalAction
@@ -111,17 +112,21 @@ class EngineSession:
         """Answer one line of input; a blank line is not a request and gets no answer."""
         if not line.strip():
             return None
+        if len(line) > MAX_PROTOCOL_LINE:
+            return _line_too_long(len(line))
         try:
-            request = json.loads(line)
+            request = loads_json(line)
         except json.JSONDecodeError as exc:
             return {"id": None, "ok": False, "error": f"not a JSON line: {exc.msg} at column {exc.colno}"}
+        except ValueError as exc:  # nested too deep, or a number too long to read
+            return {"id": None, "ok": False, "error": f"not a request: {exc}"}
         return self.handle(request)
 
     def handle(self, request: Any) -> dict[str, Any]:
         """Answer one decoded request with `ok` true or false; bad input and bugs alike become an error reply."""
         if not isinstance(request, dict):
             return {"id": None, "ok": False, "error": f"a request is a JSON object, got {_json_kind(request)}"}
-        reply: dict[str, Any] = {"id": request.get("id")}
+        reply: dict[str, Any] = {"id": _short_id(request.get("id"))}
         try:
             reply.update(ok=True, **self._dispatch(request))
         except Exception as exc:  # the engine must answer every line, whatever went wrong
@@ -136,7 +141,7 @@ class EngineSession:
         if command is None:
             close = difflib.get_close_matches(name, list(self.commands), n=1)
             hint = f"; did you mean {close[0]!r}?" if close else ""
-            raise ProtocolError(f"unknown command {name!r}{hint} (commands: {', '.join(self.commands)})")
+            raise ProtocolError(f"unknown command {excerpt(name)}{hint} (commands: {', '.join(self.commands)})")
         return command(request)
 
     # -- commands ------------------------------------------------------------------------
@@ -181,7 +186,7 @@ class EngineSession:
         state = self._game()
         seat = _field(request, "seat", int, state.to_act)
         if not 0 <= seat < state.players:
-            raise ProtocolError(f"seat {seat} does not exist: seats are 0 to {state.players - 1}")
+            raise ProtocolError(f"seat {excerpt(seat)} does not exist: seats are 0 to {state.players - 1}")
         return {"view": view_to_json(state.view(seat), state.rules)}
 
     def legal(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -198,6 +203,8 @@ class EngineSession:
         action = request.get("action")
         if isinstance(action, bool) or not isinstance(action, (str, int)):
             raise ProtocolError("act needs \"action\": a move in notation, e.g. \"show 2-3\"")
+        if isinstance(action, int) and not 0 <= action < state.rules.codec.size:
+            raise ProtocolError(f"action code {excerpt(action)} does not exist: codes run from 0 to {state.rules.codec.size - 1}")
         code = action if isinstance(action, int) else state.code(action)
         seat, rounds_ended = state.to_act, len(state.round_ends)
         if code not in state.legal_actions():
@@ -245,8 +252,18 @@ def _field(request: dict[str, Any], name: str, kind: type, default: Any) -> Any:
         return default
     if isinstance(value, bool) or not isinstance(value, kind):
         wanted = {int: "an integer", str: "a string"}.get(kind, kind.__name__)
-        raise ProtocolError(f"{name!r} must be {wanted}, got {json.dumps(value)}")
+        raise ProtocolError(f"{name!r} must be {wanted}, got {_shown(value)}")
     return value
+
+
+def _shown(value: Any) -> str:
+    """A request's value in an error, as JSON when short, else an excerpt or just its kind."""
+    if isinstance(value, int) and value.bit_length() > 128:
+        return excerpt(value)  # json.dumps would write every digit
+    text = json.dumps(value)
+    if len(text) <= 60:
+        return text
+    return excerpt(value) if isinstance(value, str) else _json_kind(value)
 
 
 def _json_kind(value: Any) -> str:
@@ -257,20 +274,49 @@ def _json_kind(value: Any) -> str:
 
 def _error_text(exc: Exception) -> str:
     if isinstance(exc, (ProtocolError, *user_errors())):
-        return str(exc)
-    return f"internal error ({type(exc).__name__}: {exc}); the engine is still running"
+        return _cut(str(exc))
+    return f"internal error ({type(exc).__name__}: {_cut(str(exc), 200)}); the engine is still running"
+
+
+def _cut(text: str, limit: int = 2000) -> str:
+    """An error as long as it needs to say what and where (a spec's every problem), not as long as an input."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text) - limit:,} more characters)"
+
+
+def _short_id(value: Any) -> Any:
+    """The request's `id` echoed back, unless it is a document in itself."""
+    if isinstance(value, (str, list, dict)) and len(json.dumps(value)) > 200:
+        return None
+    return value
+
+
+def _line_too_long(size: int | None) -> dict[str, Any]:
+    length = "more than" if size is None else f"{size:,} characters, more than"
+    return {"id": None, "ok": False, "error": f"request line ignored: {length} the limit of {MAX_PROTOCOL_LINE:,} characters"}
 
 
 def serve(infile: TextIO, outfile: TextIO) -> int:
     """Answer requests line by line until `quit` or the end of input."""
     session = EngineSession()
-    for line in iter(infile.readline, ""):
-        # A plugin that prints must not corrupt the protocol: anything printed goes to stderr.
-        with contextlib.redirect_stdout(sys.stderr):
-            reply = session.handle_line(line)
+    while line := infile.readline(MAX_PROTOCOL_LINE + 1):
+        reply: dict[str, Any] | None
+        if len(line) > MAX_PROTOCOL_LINE and not line.endswith("\n"):
+            _skip_line(infile)  # the rest of an endless line is never held in memory
+            reply = _line_too_long(None)
+        else:
+            # A plugin that prints must not corrupt the protocol: anything printed goes to stderr.
+            with contextlib.redirect_stdout(sys.stderr):
+                reply = session.handle_line(line)
         if reply is not None:
             outfile.write(json.dumps(reply) + "\n")
             outfile.flush()
         if session.finished:
             break
     return 0
+
+
+def _skip_line(infile: TextIO) -> None:
+    """Read and drop input up to the next newline (or the end), a bounded chunk at a time."""
+    while chunk := infile.readline(MAX_PROTOCOL_LINE):
+        if chunk.endswith("\n"):
+            return

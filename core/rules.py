@@ -154,15 +154,22 @@ class Rules:
 
     # -- plugin code the engine calls mid-action ---------------------------------------------
 
-    def adjusted_scores(self, state: GameState, end: RoundEnd, scores: list[int]) -> list[int]:
-        """The scores plus every plugin's adjustment, the adjusters called as pluggy would, minus its overhead."""
+    def adjusted_scores(
+        self, state: GameState, end: RoundEnd, scores: list[int]
+    ) -> tuple[list[int], tuple[tuple[str, tuple[int, ...]], ...]]:
+        """The scores plus every plugin's adjustment, and each plugin's nonzero adjustment by name (for the log).
+
+        The adjusters are called as pluggy would call them, minus its overhead.
+        """
         arguments = {"state": state, "end": end}
+        adjustments = []
         for plugin, adjust, argnames in self.score_adjusters:
             # One int per seat, or None: call_checked refuses anything else, naming the plugin.
             adjustment = call_checked(plugin, "scoutlab_score_round", adjust, argnames, arguments)
-            if adjustment is not None:
+            if adjustment is not None and any(adjustment):
                 scores = [s + a for s, a in zip(scores, adjustment)]
-        return scores
+                adjustments.append((plugin, tuple(adjustment)))
+        return scores, tuple(adjustments)
 
     @staticmethod
     def observer_error(plugin: str, event: Event, state: GameState, exc: Exception | None, answer: object) -> HookError:

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from scoutlab.base.limits import MAX_COMPILED_CODES, MAX_KEY_CHARS, MAX_NESTING, MAX_SPEC_BYTES, compiled_codes, megabytes
 from scoutlab.spec.variant import MAX_EXTENDS_DEPTH, VARIANT_SCHEMA_ID, variant_schema
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "spec-reference.md"
@@ -38,6 +39,8 @@ The schema is `{VARIANT_SCHEMA_ID}` (JSON Schema 2020-12). Check specs with
   replace the parent's, and `null` removes an inherited key (a `null` with nothing to
   remove is an error, as it is usually a misspelt key).
 - `name` and `description` are never inherited: each spec names and describes itself.
+- A spec that narrows `players` stops inheriting the per-count entries (`deal.hand_size`,
+  `deck.remove`) of the counts it no longer allows: no `null`s needed.
 - The merged document, without `extends`, is what the schema and the checks below see;
   a problem in an inherited value is reported at the file and line that set it.
 - Chains longer than {MAX_EXTENDS_DEPTH} steps, and cycles, are refused.
@@ -55,6 +58,31 @@ The schema is `{VARIANT_SCHEMA_ID}` (JSON Schema 2020-12). Check specs with
 - `rounds.first_starting_seat` is a seat at the smallest player count.
 - Each plugin is installed (an entry point in the `scoutlab` group) and listed once.
 - End-condition names are checked when the engine compiles the spec.
+
+## Limits
+
+Every spec is bounded, so no file can exhaust memory or stall a server; each limit is
+named, with the figure that broke it, in the error.
+
+- A spec file (or pasted spec text) is at most {megabytes(MAX_SPEC_BYTES)} ({MAX_SPEC_BYTES:,} bytes); a larger one
+  is refused before it is parsed, and a pipe or a device is refused unread (it might
+  never end).
+- Lists and mappings nest at most {MAX_NESTING} levels deep (a spec needs 5), aliases included;
+  a mapping key is at most {MAX_KEY_CHARS} characters.
+- `name` is at most 100 characters, `description` 500, a plugin or end-condition name 64.
+- What sets a game's length is capped, so every game ends: at most 100 rounds and
+  10,000 turns per round; chips per round at most 100, points per item -1000 to 1000
+  (the table below gives each range). A number too long for Python to read (over
+  4,300 digits) is refused where it is written.
+- The compiled rules fit a budget: the engine's action tables hold
+  `deck² + 3 x (deck + 1) x (deck + 2)` codes for a deck of `deck` cards (about 40 bytes
+  each: `benchmarks/compiled_size.py` measures it), and at most {MAX_COMPILED_CODES:,} are allowed: the official deck of 45 cards needs
+  {compiled_codes(45):,}; a deck of 18 numbers (153 cards) {compiled_codes(153):,}; numbers 1 to 30 (435 cards) would need
+  {compiled_codes(435):,}, about 30 MB, and are refused at `deck.highest`. Hands are at
+  most the deck, so this also bounds the actions any turn can offer.
+- `extends` reads only variant specs: a file that is not a YAML mapping with a spec's keys
+  is refused as "X is not a variant spec", and nothing of it is quoted in any message.
+- Messages quote at most about 40 characters of any value.
 
 ## Properties
 

@@ -156,7 +156,17 @@ def test_every_refusal_is_said_in_every_language(lang, refusals):
 def test_the_terminal_game_refuses_a_move_in_the_players_language(lang):
     rules = load_rules("two-player")
     state = rules.new_game(2, 5)
-    typed = iter(["keep", "show 1-40"])  # then end of input: the player leaves
+    out = io.StringIO()
+    bots = [None, make_bot("random", rules, 1)]
+    TerminalGame(rules, state, 0, bots, typing("keep", "show 1-40"), out, lang=lang).run()
+    expected = why_illegal(state, rules.codec.encode(Show(0, 40)), gettext_for(lang))
+    assert expected.startswith("'show 1-40': ") and expected in out.getvalue()
+    assert ("your hand has only" in expected) == (lang == "en")
+
+
+def typing(*lines: str):
+    """A terminal player who types these lines, then leaves (end of input)."""
+    typed = iter(lines)
 
     def ask(prompt: str) -> str:
         try:
@@ -164,12 +174,7 @@ def test_the_terminal_game_refuses_a_move_in_the_players_language(lang):
         except StopIteration:
             raise EOFError from None
 
-    out = io.StringIO()
-    bots = [None, make_bot("random", rules, 1)]
-    TerminalGame(rules, state, 0, bots, ask, out, lang=lang).run()
-    expected = why_illegal(state, rules.codec.encode(Show(0, 40)), gettext_for(lang))
-    assert expected.startswith("'show 1-40': ") and expected in out.getvalue()
-    assert ("your hand has only" in expected) == (lang == "en")
+    return ask
 
 
 SMALL_HAND = {"hands": ["1/2 2/3", "5/1 6/2", "7/1 6/9"], "active": "5/3 5/4", "owner": 2}
@@ -199,14 +204,6 @@ def test_every_door_gives_the_same_reason_for_a_move_no_hand_could_hold(move, tm
     session = EngineSession()
     session.handle_line(json.dumps({"cmd": "position", "position": SMALL_HAND}))
     assert session.handle_line(json.dumps({"cmd": "act", "action": move}))["error"] == reason_text
-    typed = iter([move])
-
-    def ask(prompt: str) -> str:
-        try:
-            return next(typed)
-        except StopIteration:
-            raise EOFError from None
-
     out = io.StringIO()
-    TerminalGame(state.rules, state, state.to_act, [make_bot("random", state.rules, 1)] * 3, ask, out).run()
+    TerminalGame(state.rules, state, state.to_act, [make_bot("random", state.rules, 1)] * 3, typing(move), out).run()
     assert reason_text in out.getvalue()

@@ -16,7 +16,7 @@ import pytest
 
 from scoutlab.bots import BotError, make_bot, parse_bot, split_bots
 from scoutlab.cli import main
-from scoutlab.match import make_bots, play_game
+from scoutlab.match import close_bots, make_bots, play_game
 from scoutlab.rules import load_rules
 from scoutlab.text.log import replay_steps
 
@@ -217,3 +217,102 @@ def test_an_external_opponent_in_the_terminal_game(tmp_path, monkeypatch, capsys
     assert err == ""
     assert re.search(r"^P1 \(external:.*first\.py\): keep$", out, re.M), "the program chose P1's hand flip"
     assert "P2 (you): flip" in out and "You left the match." in out
+
+
+# --------------------------------------------------------------------------- bounded in time, size and lifetime
+
+
+def test_a_program_that_never_reads_cannot_hang_the_game(tmp_path, rules, capsys):
+    """It answers without reading, so its input pipe fills: the write times out like a read would."""
+    spam = bot_script(tmp_path, "spam", "import sys\nwhile True:\n    sys.stdout.write('keep\\n'); sys.stdout.flush()\n")
+    official = load_rules("official")
+    bots = make_bots([f"{spam},timeout=0.5", f"{spam},timeout=0.5", "random"], official, 3, seed=2)
+    started = time.monotonic()
+    state = play_game(official, 3, bots, seed=2)
+    assert state.is_over
+    assert time.monotonic() - started < 20, "each stuck write waits at most the timeout"
+    err = capsys.readouterr().err
+    for seat in (1, 2):
+        assert f"(seat P{seat}) did not read its input within 0.5 s: stopped; random legal moves play its seat from now on" in err
+    close_bots(bots)
+
+
+def test_an_endless_answer_line_stops_at_the_cap(tmp_path, rules, capsys):
+    from scoutlab.base.limits import MAX_BOT_ANSWER
+    from scoutlab.bots.external import _TOO_LONG
+
+    endless = bot_script(tmp_path, "endless", "import sys\nsys.stdin.readline()\nwhile True:\n    sys.stdout.write('x' * 4096)\n")
+    bot = make_bot(f"{endless},timeout=5", rules, 1)
+    state = rules.new_game(2, 1)
+    started = time.monotonic()
+    assert bot.act(state.view(0)) in state.legal_actions()
+    assert time.monotonic() - started < 4, "the cap, not the timeout, ends the wait"
+    err = capsys.readouterr().err
+    assert f"answered a line longer than 64 KB ({MAX_BOT_ANSWER:,} bytes): stopped" in err
+    assert bot.failed and bot._program is None
+    assert _TOO_LONG is not None
+
+
+def test_a_deep_json_answer_is_reported_and_replaced(tmp_path, rules, capsys):
+    deep = bot_script(tmp_path, "deep", "import sys\nfor line in sys.stdin:\n    print('{\"action\": ' + '[' * 10000, flush=True)\n")
+    bots = make_bots([deep, "random"], rules, 2, seed=5)
+    state = play_game(rules, 2, bots, seed=5)
+    assert state.is_over
+    err = capsys.readouterr().err
+    assert "answered JSON that is nested deeper than 64 levels of lists and mappings: a random legal move is played instead" in err
+    assert "Traceback" not in err
+    bots[0].close()
+
+
+def test_a_program_that_cannot_start_is_reported_once(tmp_path, rules, capsys):
+    script = tmp_path / "broken.sh"
+    script.write_text("#!/no/such/interpreter\n")
+    script.chmod(0o755)
+    bots = make_bots([f"external:{script}", "random"], rules, 2, seed=5)
+    state = play_game(rules, 2, bots, seed=5)
+    assert state.is_over and sum(seat == 0 for _, seat, _ in state.history) > 1
+    err = capsys.readouterr().err
+    assert err.count("warning") == 1, err
+    assert "could not start: No such file or directory: random legal moves play its seat from now on" in err
+
+
+def _processes_with(marker: str) -> list[int]:
+    """Pids of live processes whose command line holds `marker`."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if marker in (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode() and alive(int(entry.name)):
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
+def _background_bot(tmp_path: Path, marker: str) -> str:
+    """A polite shell bot that leaves `sleep MARKER` running in the background and exits at end of input."""
+    script = tmp_path / "background.sh"
+    script.write_text(f"#!/bin/sh\nsleep {marker} &\nwhile read -r line; do echo keep; done\n")
+    script.chmod(0o755)
+    return f"external:{script}"
+
+
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="needs /proc")
+def test_what_a_program_starts_ends_with_the_game(tmp_path, capsys):
+    marker = f"{os.getpid() % 1000 + 777}.{time.time_ns() % 10**6}"
+    assert main(["game", "--quiet", "--bots", f"{_background_bot(tmp_path, marker)},random,random", "--seed", "3"]) == 0
+    deadline = time.monotonic() + 3
+    while _processes_with(f"sleep {marker}") and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _processes_with(f"sleep {marker}") == [], "the program exited by itself, and its group was still ended"
+
+
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="needs /proc")
+def test_what_a_program_starts_ends_with_a_simulator_worker(tmp_path, capsys):
+    marker = f"{os.getpid() % 1000 + 778}.{time.time_ns() % 10**6}"
+    bot = _background_bot(tmp_path, marker)
+    assert main(["simulate", "official", "--games", "4", "--workers", "2", "--bots", f"{bot},random,random"]) == 0
+    deadline = time.monotonic() + 3
+    while _processes_with(f"sleep {marker}") and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _processes_with(f"sleep {marker}") == [], "pool workers end their bots' programs as they exit"

@@ -137,6 +137,25 @@ def test_hook_score_round_adjustments_of_every_plugin_add_up():
         assert went_out
 
 
+def test_game_log_itemises_plugin_adjustments_so_the_breakdown_adds_up():
+    from scoutlab.log import game_log
+
+    with installed_plugin("going-out", GoingOutBonus(3)):
+        rules = rules_with("official", ["going-out"])
+        lines = []
+        for seed in range(6):
+            state = play_game(rules, 4, make_bots(["greedy"], rules, 4, seed), seed)
+            lines += [line for line in game_log(state) if "(captured" in line]
+    itemised = [line for line in lines if "+3 going-out" in line]
+    assert itemised, "no round ended with an emptied hand in six greedy games"
+    for line in itemised:  # "  P1: +8  (captured 5, chips received 0, chips held 0, in hand 0, +3 going-out)"
+        total, parts = line.split(":", 1)[1].split("(", 1)
+        named = {word.strip().rsplit(" ", 1)[0]: int(word.strip().rsplit(" ", 1)[1])
+                 for word in parts.rstrip(")").split(",") if "going-out" not in word}
+        assert named["in hand"] == 0  # the bonus goes to a seat that emptied its hand
+        assert int(total) == named["captured"] + named["chips received"] + 3, line  # official: +1 each
+
+
 def test_hook_score_round_of_the_wrong_kind_is_refused():
     with installed_plugin("bonus", GoingOutBonus(1.5)):
         rules = rules_with("official", ["bonus"])

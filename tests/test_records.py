@@ -212,6 +212,7 @@ def test_the_bad_record_corpus(name, capsys):
     said = out if case["exit"] == 0 else err
     assert case["message"] in said, f"{name} ({case['change']}): got {said!r}"
     assert "Traceback" not in out + err
+    assert len(out + err) < 600, "a message quotes an excerpt of the record, never the record"
     if case["exit"]:
         assert out == "" and len(err.strip().splitlines()) == 1, "one line on stderr, nothing on stdout"
     if "at" in case:  # the JSON path comes first, right after the file
@@ -221,3 +222,14 @@ def test_the_bad_record_corpus(name, capsys):
 
 def test_the_corpus_lists_every_file():
     assert sorted(CORPUS) == sorted(p.name for p in BAD.glob("*.json"))
+
+
+def test_a_record_over_the_size_limit_is_refused_unread(tmp_path, capsys):
+    from scoutlab.base.limits import MAX_RECORD_BYTES
+
+    path = tmp_path / "huge.json"
+    with path.open("wb") as out:  # sparse: the test writes no 10 MB
+        out.truncate(MAX_RECORD_BYTES + 1)
+    assert main(["replay", str(path)]) == 1
+    out, err = capsys.readouterr()
+    assert err == f"scoutlab replay: {path}: the record is {MAX_RECORD_BYTES + 1:,} bytes, more than the limit of 10 MB (10,000,000 bytes)\n"

@@ -22,7 +22,7 @@ def test_simulate_prints_what_ran_and_a_table(capsys):
     assert main(["simulate", "two-player", *QUICK, "--seed", "3"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("simulate two-player (2p) [random]: 20 games, seed 3, 1 worker (inline)")
-    for label in ("P1 win rate", "seat fairness", "round ends: next player stuck", "drama (CardStock)",
+    for label in ("P1 win rate", "seat fairness", "round ends: (ii) a show stood", "drama (CardStock)",
                   "branching factor", "scouts per round", "winner's margin"):
         assert label in out
 
@@ -60,16 +60,19 @@ def test_compare_with_report_and_plots(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "unpaired: player counts differ (3 vs 2)" in out
     assert "Holm-Bonferroni" in out
+    data = json.loads((tmp_path / "c.json").read_text())
     pngs = sorted(p.name for p in plots.iterdir())
-    assert pngs == ["end_reasons.png", "round_lengths.png", "scores.png", "scout_timing.png", "win_rates.png"]
+    # How rounds end is drawn only when rounds ended in more than one way.
+    ways = {e["key"] for v in data["variants"] for e in v["estimates"] if e["key"].startswith("end.") and e["value"]}
+    expected = ["round_lengths.png", "scores.png", "scout_timing.png", "win_rates.png"]
+    assert pngs == sorted(expected + (["end_reasons.png"] if len(ways) > 1 else []))
     assert all((plots / name).read_bytes().startswith(PNG) for name in pngs)
 
     page = report.read_text()
     assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
-    assert page.count('src="data:image/png;base64,') == 5
-    data = json.loads((tmp_path / "c.json").read_text())
+    assert page.count('src="data:image/png;base64,') == len(pngs)
     official = {e["key"]: e for e in data["variants"][0]["estimates"]}
-    for key in ("win.0", "turns", "advantage"):
+    for key in ("win.0", "turns", "skill_depth"):
         e = official[key]
         assert format_value(e["value"], e["unit"]) in page
         assert format_interval(e["low"], e["high"], e["unit"]) in page
@@ -91,6 +94,19 @@ def test_compare_with_report_and_plots(tmp_path, capsys):
     (["simulate", "official", "--games", "5", "--json", "-", "--csv", "-"], "would both write"),
     (["compare", "official", "two-player", "--bots", "random,random,random", "--games", "5"],
      "2 players need 2 bots"),
+    (["simulate", "official", "--games", "5", "--weak", "nobot"], "unknown bot 'nobot'"),
+    (["sweep", "official", "--games", "5"], "at least one --set"),
+    (["sweep", "official", "--games", "5", "--set", "scout_and_show.chips_per_rund=0,1"],
+     "$.scout_and_show.chips_per_rund: unknown key 'chips_per_rund'; did you mean 'chips_per_round'?"),
+    (["sweep", "official", "--games", "5", "--set", "scout_and_show.chips_per_round"], "expected PATH=V1,V2,..."),
+    (["sweep", "official", "--games", "5", "--set", "a=1,2,3,4,5,6,7,8,9", "--set", "b=1,2,3,4,5,6,7,8"],
+     "the grid has 72 points; at most 64"),
+    (["sweep", "official", "--games", "5", "--set", "rounds.count=1,2", "--metrics", "scuts"],
+     "unknown metric 'scuts'; did you mean 'scouts'?"),
+    (["sweep", "official", "--games", "5", "--set", "rounds.count=1,2", "--players", "2"],
+     "is for 3, 4, 5 players, not 2"),
+    (["sweep", "two-player", "--games", "5", "--set", "deal.hand_size.2=30"], "but the deck holds only 44"),
+    (["sweep", "official", "--games", "5", "--set", "extends=two-player"], "always extends 'official'"),
 ])
 def test_bad_input_is_one_line_without_traceback(argv, message, capsys):
     assert main(argv) == 1

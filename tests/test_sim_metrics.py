@@ -7,7 +7,7 @@ import pytest
 
 from scoutlab.sim import tension
 from scoutlab.sim.metrics import catalogue, estimate, estimates, fairness
-from scoutlab.sim.observe import advantage, histograms, observe
+from scoutlab.sim.observe import histograms, observe, skill
 from scoutlab.sim.stats import chi_square_uniform, wilson
 from scoutlab.sim.tally import Tally
 from scoutlab.sim.trace import GameSummary, RoundFacts
@@ -58,7 +58,7 @@ ROUNDS = (
 )
 GAME = GameSummary(totals=(5, 2, 5), rounds=ROUNDS, decisions=10, options=50, widest=9, forced=2,
                    lead=((0, 0, 0), (3, -1, 2), (3, -1, 4), (5, 2, 5)))
-REASONS = ("hand_emptied", "everyone_scouted", "turn_cap")
+REASONS = ("hand_emptied", "rule_ii", "turn_cap")
 
 
 def test_observations_of_a_hand_built_game():
@@ -80,6 +80,17 @@ def test_observations_of_a_hand_built_game():
     assert obs["branching"] == (50, 10) and obs["forced"] == (2, 10) and obs["branching_max"] == (9, 1)
     assert obs["lead_changes"] == (1, 1)  # P1 leads alone, then P3, then P1 and P3 tie
     assert obs["lead_change_rate"] == (1 / 3, 1)  # over three moves
+    # Per round: the same sums over the game's two rounds (and over players times rounds for scores).
+    assert obs["score_round"] == (12, 6) and obs["margin_round"] == (0, 2) and obs["lead_changes_round"] == (1, 2)
+
+
+def test_rule_ii_is_one_metric_across_its_two_forms():
+    two = (RoundFacts("opponent_stuck", turns=8, starter=0, scores=(2, -3), captured=3),
+           RoundFacts("hand_emptied", turns=9, starter=1, scores=(1, 4), captured=2))
+    game = GameSummary(totals=(3, 1), rounds=two, decisions=17, options=40, widest=5, forced=1,
+                       lead=((0, 0), (3, 1)))
+    assert observe(game, REASONS)["end.rule_ii"] == (1, 2)  # two-player: the opponent was stuck
+    assert observe(GAME, REASONS)["end.rule_ii"] == (1, 2)  # three players: everyone else scouted
 
 
 def test_histograms_of_a_hand_built_game():
@@ -91,14 +102,31 @@ def test_histograms_of_a_hand_built_game():
     assert hist["score.1"] == [2]
 
 
-def test_advantage_observation():
+def test_skill_observation():
+    # Seat 0 shares a win with seat 2 (w = 1/2 of 3 players): depth (1/2 - 1/3) / (2/3) = 1/4, luck 1/2.
     # Compared key by key: pytest.approx takes no tuples inside a dict (pytest 9.2 refuses them).
-    for seat, expected in [(0, {"advantage_win": (0.5, 1), "advantage": (0.5 - 1 / 3, 1)}),
-                           (1, {"advantage_win": (0.0, 1), "advantage": (-1 / 3, 1)})]:
-        observed = advantage(GAME, seat)
+    for seat, expected in [(0, {"skill_win": (0.5, 1), "skill_depth": (0.25, 1), "luck": (0.5, 1)}),
+                           (1, {"skill_win": (0.0, 1), "skill_depth": (-0.5, 1), "luck": (1.0, 1)})]:
+        observed = skill(GAME, seat)
         assert observed.keys() == expected.keys()
         for key, value in expected.items():
             assert observed[key] == pytest.approx(value), key
+
+
+def test_skill_depth_interval_is_the_wilson_interval_rescaled():
+    # Newcombe (1998), Table I: 81 of 263, Wilson 95% interval 0.2553 to 0.3662. With four players
+    # the fair share is 1/4, so depth = (w - 1/4) / (3/4) and its bounds map the same way.
+    tally = Tally()
+    four = GameSummary(totals=(1, 0, 0, 0), rounds=ROUNDS, decisions=1, options=1, widest=1, forced=0,
+                       lead=((0, 0, 0, 0), (1, 0, 0, 0)))
+    for game in range(263):
+        tally.add_observations(skill(four, 0 if game < 81 else 1))
+    metrics = {m.key: m for m in catalogue(4, REASONS, skill=("heuristic", "greedy"))}
+    depth, luck = estimate(metrics["skill_depth"], tally), estimate(metrics["luck"], tally)
+    assert depth.value == pytest.approx((81 / 263 - 0.25) / 0.75)
+    assert (depth.low, depth.high) == pytest.approx(((0.2553 - 0.25) / 0.75, (0.3662 - 0.25) / 0.75), abs=2e-4)
+    assert luck.value == pytest.approx(182 / 263)
+    assert (luck.low, luck.high) == pytest.approx((1 - 0.3662, 1 - 0.2553), abs=1e-4)  # Wilson is symmetric
 
 
 def _tally(games):
@@ -143,5 +171,5 @@ def test_a_metric_never_observed_has_no_value():
     sns_turn = next(m for m in catalogue(3, REASONS) if m.key == "sns_turn")
     e = estimate(sns_turn, tally)
     assert (e.value, e.low, e.high) == (None, None, None)
-    advantage_metric = catalogue(3, REASONS, strong="greedy")[-1]
-    assert advantage_metric.key == "advantage" and estimate(advantage_metric, tally).value is None
+    depth_metric = catalogue(3, REASONS, skill=("heuristic", "greedy"))[-2]
+    assert depth_metric.key == "skill_depth" and estimate(depth_metric, tally).value is None

@@ -46,3 +46,12 @@ def test_cli_backend_ray(local_ray, tmp_path, capsys):
                  "--strong", "none", "--json", str(out)]) == 0
     data = json.loads(out.read_text())
     assert data["backend"] == "ray" and data["variants"][0]["games"] == 20
+
+
+def test_sweep_on_ray_matches_the_pool(local_ray):
+    from scoutlab.sim.sweep import sweep
+
+    options = {"players": 4, "games": 20, "seed": 3, "workers": 2, "metrics": ["scouts", "turns_per_round"]}
+    on_ray = sweep("official", ["scout_and_show.chips_per_round=0,2"], backend="ray", **options)
+    on_pool = sweep("official", ["scout_and_show.chips_per_round=0,2"], backend="pool", **options)
+    assert on_ray.backend == "ray" and _numbers(on_ray) == _numbers(on_pool)

@@ -115,16 +115,27 @@ def test_paired_difference_of_identical_variants_is_exactly_zero(tmp_path):
 
 def test_a_bot_that_always_wins_does_not_make_a_certain_difference():
     a, b = Tally(), Tally()
-    for _ in range(20):
-        a.add({"advantage": (1 - 1 / 3, 1), "advantage_win": (1, 1)})
-        b.add({"advantage": (1 - 1 / 2, 1), "advantage_win": (1, 1)})
-    metric = next(m for m in catalogue(3, (), strong="greedy") if m.key == "advantage")
-    (row,) = differences([metric], a, b, {"advantage": estimate(metric, a)}, {"advantage": estimate(metric, b)},
+    for _ in range(20):  # always winning is skill depth 1 at any player count
+        a.add({"skill_depth": (1, 1), "skill_win": (1, 1)})
+        b.add({"skill_depth": (1, 1), "skill_win": (1, 1)})
+    metric = next(m for m in catalogue(3, (), skill=("greedy", "random")) if m.key == "skill_depth")
+    (row,) = differences([metric], a, b, {"skill_depth": estimate(metric, a)}, {"skill_depth": estimate(metric, b)},
                          None, (3, 2))
-    assert row.value == pytest.approx(-1 / 6)
-    assert row.low < -1 / 6 < row.high and row.high - row.low > 0.1
+    assert row.value == pytest.approx(0)
+    assert row.low < 0 < row.high and row.high - row.low > 0.1
     # Both samples are all wins: without the pseudo-games the standard error would be zero.
-    assert unpaired_standard_error(a.sums["advantage"], b.sums["advantage"]) == pytest.approx(0, abs=1e-6)
+    assert unpaired_standard_error(a.sums["skill_depth"], b.sums["skill_depth"]) == pytest.approx(0, abs=1e-6)
+
+
+def test_skill_depth_pseudo_games_are_a_win_and_a_loss_on_the_depth_scale():
+    # A pseudo-win is depth 1 and a pseudo-loss -1/(n - 1): for 3 players, 1 and -1/2.
+    from scoutlab.sim.compare import _win_and_loss
+
+    metric = next(m for m in catalogue(3, (), skill=("greedy", "random")) if m.key == "skill_depth")
+    assert _win_and_loss(metric, 3) == pytest.approx((1.0, -0.5))
+    assert _win_and_loss(metric, 2) == pytest.approx((1.0, -1.0))
+    first = next(m for m in catalogue(3, ()) if m.key == "first_player")
+    assert _win_and_loss(first, 4) == pytest.approx((0.75, -0.25))
 
 
 def _plan(games=100):

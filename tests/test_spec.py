@@ -133,15 +133,15 @@ def test_two_player_28_keeps_scout_and_show():
 
 def test_locate_points_at_the_file_and_line_that_set_a_value():
     spec = load_spec("two-player")
-    assert spec.locate("$.scoring.unspent_chip") == ("variant two-player", 28)
+    assert spec.locate("$.scoring.unspent_chip") == ("variant two-player", 26)
     assert spec.locate("$.scoring.card_in_hand") == ("variant official", 37)  # inherited
-    assert spec.locate(("deal", "hand_size", "2")) == ("variant two-player", 14)
-    assert spec.locate("$.end_conditions[1]") == ("variant two-player", 33)
+    assert spec.locate(("deal", "hand_size", "2")) == ("variant two-player", 12)
+    assert spec.locate("$.end_conditions[1]") == ("variant two-player", 31)
     assert spec.locate("$.plugins") == ("variant official", 48)
-    assert spec.locate("$.deck.remove.2.containing") == ("variant two-player", 11)  # a default: its parent's line
+    assert spec.locate("$.deck.remove.2.containing") == ("variant two-player", 9)  # a default: its parent's line
     assert spec.locate("$") == ("variant two-player", 2)
     assert spec.problem("$.end_conditions[1]", "unknown end condition") == Problem(
-        "variant two-player", 33, "$.end_conditions[1]", "unknown end condition"
+        "variant two-player", 31, "$.end_conditions[1]", "unknown end condition"
     )
     with pytest.raises(ValueError):
         spec.locate("scoring.card_in_hand")
@@ -481,3 +481,22 @@ def test_validate_reports_schema_and_compile_problems_of_every_file_at_once(tmp_
         f"{bad_end}:3: $.end_conditions[0]: unknown end condition 'hand_emptyed'; did you mean 'hand_emptied'? "
         "(known: everyone_scouted, hand_emptied, opponent_stuck)",
     ]
+
+
+def test_narrowing_players_drops_the_inherited_entries_of_the_counts_left_out():
+    doc = load_spec_text("extends: official\nname: four\nplayers: [4]\n", "four.yaml").doc
+    assert doc["deal"]["hand_size"] == {"4": 11}
+    assert set(doc["deck"]["remove"]) == {"4"}
+
+
+def test_narrowing_players_keeps_the_childs_own_entries_and_reports_them_at_its_line():
+    text = "extends: official\nname: four\nplayers: [4]\ndeal:\n  hand_size: {'5': 8}\n"
+    with pytest.raises(SpecError) as caught:
+        load_spec_text(text, "four.yaml")
+    (problem,) = caught.value.problems
+    assert (problem.file, problem.line, problem.path) == ("four.yaml", 5, "$.deal.hand_size.5")
+
+
+def test_a_grandchild_that_widens_players_again_must_deal_the_new_count():
+    with pytest.raises(SpecError, match=r"deal.hand_size has no entry for 3"):
+        load_spec_text("extends: two-player\nname: wide\nplayers: [2, 3]\n", "wide.yaml")

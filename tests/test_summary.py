@@ -241,3 +241,14 @@ def test_rules_command_reads_a_file_and_reports_bad_input_in_one_line(capsys, tm
     code, out, err = run_cli(capsys, "rules", "offical")
     assert code == 1 and not out
     assert err.count("\n") == 1 and "did you mean 'official'" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("fragment, message", [
+    ("deal: {shuffle: each_round}", "deal.left_out_one"),
+    ("deal: {shuffle: once}\nrounds: {count: 1}", "deal.set_aside_one"),
+])
+def test_one_card_left_over_reads_as_one_card(fragment, message):
+    # 4 players with the whole 45-card deck and 11 cards each: exactly one card is not dealt.
+    changed = summary_of(f"deck: {{remove: {{'4': {{cards: []}}}}}}\n{fragment}")
+    assert has(changed, message, players=4, hand=11, left=1), render_text(changed)
+    assert "the other 1 " not in render_text(changed)

@@ -24,6 +24,7 @@ class RoundEnd:
     chips_held: tuple[int, ...]
     cards_in_hand: tuple[int, ...]
     turns: int
+    adjustments: tuple[tuple[str, tuple[int, ...]], ...] = ()  # (plugin, points per seat) added to scores
 
 
 @dataclass(frozen=True)

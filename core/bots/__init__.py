@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from scoutlab.base.errors import BotError
+from scoutlab.base.limits import excerpt
 from scoutlab.host.manager import bot_factories
 
 if TYPE_CHECKING:
@@ -77,7 +78,7 @@ def parse_bot(text: str) -> tuple[str, dict[str, Any]]:
             options["arg"] = part
             continue
         if not eq or not key.strip():
-            raise BotError(f"bot {text!r}: options are key=value pairs separated by commas")
+            raise BotError(f"bot {excerpt(text)}: options are key=value pairs separated by commas")
         options[key.strip()] = _option_value(value.strip())
     return name, options
 
@@ -126,7 +127,7 @@ def bot_factory(text: str) -> tuple[BotFactory, dict[str, Any]]:
     if name not in bots:
         close = difflib.get_close_matches(name, list(bots), n=1)
         hint = f"; did you mean {close[0]!r}?" if close else ""
-        raise BotError(f"unknown bot {name!r}{hint} (known: {', '.join(sorted(bots))})")
+        raise BotError(f"unknown bot {excerpt(name)}{hint} (known: {', '.join(sorted(bots))})")
     factory = bots[name]
     if isinstance(factory, str):
         from importlib import import_module

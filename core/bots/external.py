@@ -5,11 +5,14 @@ For each decision the program reads one JSON line on its stdin, the seat's view 
 notation), and writes back one line: an action in notation, e.g. `show 2-3` (or a
 JSON object `{"action": "show 2-3"}`). Its stderr passes through, for debugging.
 
-A program that cannot start, crashes, hangs past `timeout` seconds (option
-`timeout=`, default 10), or answers something that is not a legal action is
-reported on stderr, naming the bot and the seat, and a random legal move is played
-instead, so the match goes on. After a crash or a hang the program is stopped and
-the fallback plays the rest of the game. See docs/engine-protocol.md.
+A program that cannot start, crashes, does not read its input or answer within
+`timeout` seconds (option `timeout=`, default 10), writes an answer line longer than
+64 KB, or answers something that is not a legal action is reported on stderr, naming
+the bot and the seat, and a random legal move is played instead, so the match goes
+on. After a failure to start, a crash, a hang or an endless line, the program is
+stopped (with its whole process group) and the fallback plays the rest of the game.
+When the bot is closed, the program's process group is ended even if the program
+exited by itself, so nothing it started outlives it. See docs/engine-protocol.md.
 """
 
 from __future__ import annotations
@@ -26,9 +29,11 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 import weakref
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
+from scoutlab.base.limits import MAX_BOT_ANSWER, excerpt, loads_json, megabytes
 from scoutlab.bots import BotError
 from scoutlab.engine.actions import NotationError
 from scoutlab.protocol import action_code, view_to_json
@@ -83,7 +88,11 @@ class ExternalBot:
     def _ask(self, view: View) -> int:
 
         if self._program is None:
-            self._program = _Program(self.argv)
+            try:
+                self._program = _Program(self.argv)
+            except BotFailure as failure:
+                self.failed = True  # said once: it would fail the same way at every decision
+                raise BotFailure(f"{failure}: random legal moves play its seat from now on") from None
         try:
             answer = self._program.ask(json.dumps(view_to_json(view, self.rules)), self.timeout)
         except BotFailure as failure:
@@ -95,9 +104,9 @@ class ExternalBot:
         try:
             code = action_code(self.rules, text)
         except NotationError:
-            raise BotFailure(f"answered {answer.strip()[:80]!r}, not a move in notation: a random legal move is played instead") from None
+            raise BotFailure(f"answered {excerpt(answer.strip())}, not a move in notation: a random legal move is played instead") from None
         if code not in view.legal:
-            raise BotFailure(f"answered {text!r}, not a legal move here: a random legal move is played instead")
+            raise BotFailure(f"answered {excerpt(text)}, not a legal move here: a random legal move is played instead")
         return code
 
     def _warn(self, seat: int, message: str) -> None:
@@ -119,9 +128,11 @@ def _action_text(answer: str) -> str:
     text = answer.strip()
     if text.startswith(("{", '"')):
         try:
-            value = json.loads(text)
+            value = loads_json(text)
         except json.JSONDecodeError:
             return text
+        except ValueError as exc:  # nested too deep, or a number too long to read
+            raise BotFailure(f"answered JSON that is {exc}: a random legal move is played instead") from None
         if isinstance(value, dict):
             value = value.get("action")
         if isinstance(value, str):
@@ -139,38 +150,94 @@ def _stop_all() -> None:
         program.close()
 
 
+_hooked_pids: set[int] = set()
+
+
+def _stop_all_in_this_process() -> None:
+    """Also stop the programs when a simulator worker exits: pool workers leave by os._exit,
+    which skips atexit, but run multiprocessing's finalizers (registered per process, after the fork)."""
+    if os.getpid() in _hooked_pids:
+        return
+    _hooked_pids.add(os.getpid())
+    from multiprocessing import util  # here, not at the top: only a process that runs a program needs it
+
+    util.Finalize(None, _stop_all, exitpriority=0)
+
+
+_TOO_LONG = object()  # the reader's word for an answer line past MAX_BOT_ANSWER
+
+
 class _Program:
-    """A child process spoken to in lines; a thread reads its stdout so a hang can time out."""
+    """A child process spoken to in lines, in its own process group.
+
+    A thread writes each request and another reads each answer, so a program that
+    stops reading or writing is only ever waited for up to the timeout.
+    """
 
     def __init__(self, argv: list[str]):
         try:
             self.process = subprocess.Popen(
-                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1, encoding="utf-8",
-                errors="replace", start_new_session=True,  # its own process group, killed as one
+                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                start_new_session=True,  # its own process group, killed as one
             )
         except OSError as exc:
-            raise BotFailure(f"could not start: {exc}") from None
-        self.lines: queue.Queue[str | None] = queue.Queue()
+            raise BotFailure(f"could not start: {exc.strerror or exc}") from None
+        if self.process.stdin is None or self.process.stdout is None:  # never: both were asked for as pipes
+            raise BotFailure("could not start: no pipe to speak through")
+        self.stdin: IO[bytes] = self.process.stdin
+        self.stdout: IO[bytes] = self.process.stdout
+        self.lines: queue.Queue[Any] = queue.Queue()  # answer lines, _TOO_LONG, or None at the end
+        self.outbox: queue.Queue[bytes | None] = queue.Queue()  # requests; None closes its stdin
+        self.sent: queue.Queue[bool] = queue.Queue()  # one per request: written or not
+        self.writing = False  # a request is handed to the writer and not yet written
         self.reader = threading.Thread(target=self._read, daemon=True)
+        self.writer = threading.Thread(target=self._write, daemon=True)
         self.reader.start()
+        self.writer.start()
         _running.add(self)
+        _stop_all_in_this_process()
 
     def _read(self) -> None:
-        for line in self.process.stdout:
-            self.lines.put(line)
+        while line := self.stdout.readline(MAX_BOT_ANSWER + 1):
+            if len(line) > MAX_BOT_ANSWER and not line.endswith(b"\n"):
+                self.lines.put(_TOO_LONG)  # read no further: the program is stopped on this answer
+                return
+            self.lines.put(line.decode("utf-8", "replace"))
         self.lines.put(None)  # end of output: the program closed stdout or exited
 
+    def _write(self) -> None:
+        stdin = self.stdin
+        try:
+            while (request := self.outbox.get()) is not None:
+                try:
+                    stdin.write(request)
+                    stdin.flush()
+                except (OSError, ValueError):
+                    self.sent.put(False)
+                    return
+                self.sent.put(True)
+        finally:
+            with contextlib.suppress(OSError):
+                stdin.close()  # end of input: a polite program exits
+
     def ask(self, request: str, timeout: float) -> str:
-        """Send one line and wait for one line back; BotFailure if it dies or is silent for `timeout` s."""
+        """Send one line and wait for one line back, both within `timeout` s; BotFailure if it fails."""
+        deadline = time.monotonic() + timeout
+        self.writing = True
+        self.outbox.put((request + "\n").encode("utf-8"))
         try:
-            self.process.stdin.write(request + "\n")
-            self.process.stdin.flush()
-        except OSError:
-            raise BotFailure(self._gone()) from None
+            written = self.sent.get(timeout=timeout)
+        except queue.Empty:
+            raise BotFailure(f"did not read its input within {timeout:g} s") from None
+        self.writing = False
+        if not written:
+            raise BotFailure(self._gone())
         try:
-            line = self.lines.get(timeout=timeout)
+            line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
         except queue.Empty:
             raise BotFailure(f"gave no answer within {timeout:g} s") from None
+        if line is _TOO_LONG:
+            raise BotFailure(f"answered a line longer than {megabytes(MAX_BOT_ANSWER)} ({MAX_BOT_ANSWER:,} bytes)")
         if line is None:
             raise BotFailure(self._gone())
         return line
@@ -183,27 +250,51 @@ class _Program:
         return f"exited with code {code} without answering"
 
     def close(self, grace: float = 1.0) -> None:
-        """Close its stdin (a polite bot exits at end of input); kill it and its children after `grace` seconds."""
+        """Close its stdin (a polite program exits at end of input), give it `grace` seconds,
+        then end its whole process group: what it started in the background goes with it."""
         _running.discard(self)
         process = self.process
-        with contextlib.suppress(OSError):
-            process.stdin.close()
+        if self.writing:
+            grace = 0  # the writer is stuck in a write: only ending the program frees it
+        else:
+            self.outbox.put(None)
+        _exited(process, grace)
+        _kill_group(process)
+        self.outbox.put(None)
+        for thread in (self.writer, self.reader):
+            thread.join(timeout=1)
+        if not self.reader.is_alive():
+            self.stdout.close()
+
+
+def _exited(process: subprocess.Popen, grace: float) -> bool:
+    """Wait up to `grace` s for the program to exit, WITHOUT reaping it where the OS allows:
+    while it is a zombie its process group id cannot be reused, so killing the group is safe."""
+    deadline = time.monotonic() + grace
+    if not hasattr(os, "waitid"):
         try:
             process.wait(timeout=grace)
+            return True
         except subprocess.TimeoutExpired:
-            _kill_group(process)
-        self.reader.join(timeout=1)
-        if not self.reader.is_alive():
-            process.stdout.close()
+            return False
+    while True:
+        try:
+            if os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
+                return True
+        except ChildProcessError:
+            return True  # already reaped
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.01)
 
 
 def _kill_group(process: subprocess.Popen) -> None:
-    """Kill the program's whole process group: a shell script's children (e.g. jq) go with it."""
+    """Kill the program's whole process group: a shell script's children (e.g. jq, or `sleep &`) go with it."""
     try:
         if hasattr(os, "killpg"):
             os.killpg(process.pid, signal.SIGKILL)
         else:
             process.kill()
-    except ProcessLookupError:
-        pass  # already gone
+    except (ProcessLookupError, PermissionError):
+        pass  # the group is already gone
     process.wait()

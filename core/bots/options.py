@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from scoutlab.base.limits import excerpt
 from scoutlab.bots import BotError
 
 
@@ -14,7 +15,7 @@ def bot_options(bot: str, given: dict[str, Any], defaults: dict[str, Any]) -> di
     """
     unknown = sorted(set(given) - set(defaults))
     if "arg" in unknown:  # parse_bot's name for a leading part that is not key=value
-        raise BotError(f"bot {bot!r} takes options as key=value pairs, not {given['arg']!r}")
+        raise BotError(f"bot {bot!r} takes options as key=value pairs, not {excerpt(given['arg'])}")
     if unknown:
         known = ", ".join(f"{k} (default {v})" for k, v in defaults.items()) or "none"
         raise BotError(f"bot {bot!r} has no option {', '.join(map(repr, unknown))}; known options: {known}")
@@ -24,7 +25,7 @@ def bot_options(bot: str, given: dict[str, Any], defaults: dict[str, Any]) -> di
         if want is float and isinstance(value, int) and not isinstance(value, bool):
             value = float(value)
         if not isinstance(value, want) or (want is int and isinstance(value, bool)):
-            raise BotError(f"bot {bot!r}: option {key}={value!r} must be {want.__name__}, like {defaults[key]!r}")
+            raise BotError(f"bot {bot!r}: option {key}={excerpt(value)} must be {want.__name__}, like {defaults[key]!r}")
         options[key] = value
     return options
 
@@ -33,4 +34,4 @@ def positive(bot: str, key: str, value: float, allow_zero: bool = False) -> None
     """Refuse a count or budget that cannot be used."""
     if value < 0 or (value == 0 and not allow_zero):
         bound = ">= 0" if allow_zero else "> 0"
-        raise BotError(f"bot {bot!r}: option {key}={value!r} must be {bound}")
+        raise BotError(f"bot {bot!r}: option {key}={excerpt(value)} must be {bound}")

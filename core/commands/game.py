@@ -19,7 +19,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     # imported when the command runs, not when the parser is built: `scoutlab --help` stays fast
     from scoutlab.bots import split_bots
-    from scoutlab.match import make_bots, play_game
+    from scoutlab.match import close_bots, make_bots, play_game
     from scoutlab.records.game import game_record, save_record
     from scoutlab.rules import load_rules
     from scoutlab.text.log import game_log
@@ -30,7 +30,10 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"variant {rules.name!r} is for {', '.join(map(str, rules.players))} players, not {players}")
     bot_names = split_bots(args.bots)
     bots = make_bots(bot_names, rules, players, args.seed)
-    state = play_game(rules, players, bots, args.seed)
+    try:
+        state = play_game(rules, players, bots, args.seed)
+    finally:
+        close_bots(bots)  # nothing a bot started outlives the game
     lines = game_log(state, [b.name for b in bots])
     print("\n".join(lines[-(players + 2):] if args.quiet else lines))
     if args.record:

@@ -25,7 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     # imported when the command runs, not when the parser is built: `scoutlab --help` stays fast
     from scoutlab.bots import Bot, make_bot, split_bots
-    from scoutlab.match import bot_seed
+    from scoutlab.match import bot_seed, close_bots
     from scoutlab.play.terminal import TerminalGame, default_opponent
     from scoutlab.rules import load_rules
     from scoutlab.text.i18n import LANGUAGES, normalize
@@ -52,7 +52,10 @@ def run(args: argparse.Namespace) -> int:
     color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty() and not os.environ.get("NO_COLOR"))
     game = TerminalGame(rules, rules.new_game(players, seed), seat, bots, ask=input, out=sys.stdout,
                         color=color, lang=args.lang or _locale_language(), delay=args.delay)
-    return game.run()
+    try:
+        return game.run()
+    finally:
+        close_bots([bot for bot in bots if bot is not None])  # nothing a bot started outlives the match
 
 
 def _locale_language() -> str | None:

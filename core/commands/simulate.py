@@ -1,8 +1,10 @@
 """Play many games of one variant between bots and measure it: every metric with a 95% interval.
 
-Game i is dealt from a seed derived from (--seed, i), so the numbers are the same on
-any number of workers or on Ray. Ctrl-C stops the run and reports the games that
-finished. Metrics are defined in docs/metrics.md.
+The output begins with the lineup, the player count and why, and the findings in words
+(seat fairness, the first-player and round-starter edges, skill depth and luck). Game i
+is dealt from a seed derived from (--seed, i), so the numbers are the same on any number
+of workers or on Ray. Ctrl-C stops the run and reports the games that finished. Metrics
+are defined in docs/metrics.md; --players all plays every count the variant allows.
 """
 
 from __future__ import annotations

@@ -20,6 +20,7 @@ import re
 from typing import NamedTuple
 
 from scoutlab.base.errors import NotationError
+from scoutlab.base.limits import MAX_NOTATION, excerpt
 
 KEEP = 0
 FLIP = 1
@@ -182,6 +183,8 @@ def _parse_show(text: str, whole: str) -> Show | None:
 
 def parse_action(text: str) -> Action:
     """Parse the notation (case and spacing are free); raises NotationError saying what was expected."""
+    if len(text) > MAX_NOTATION:  # an action is a few words: never echo, split or int() a long text
+        raise NotationError(f"{excerpt(text)} is not a move: a move is at most {MAX_NOTATION} characters")
     whole = " ".join(text.split())
     word = whole.lower()
     if word in ("keep", "flip"):

@@ -7,6 +7,8 @@ engine's hot loop free of object allocation.
 
 from __future__ import annotations
 
+from scoutlab.base.limits import excerpt
+
 SHIFT = 5
 MASK = (1 << SHIFT) - 1
 HIGHEST_NUMBER = MASK  # numbers must fit in five bits
@@ -50,12 +52,12 @@ def parse_card(text: str) -> int:
     """Parse `top/bottom`; raises ValueError with the reason."""
     parts = text.strip().split("/")
     if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
-        raise ValueError(f"{text!r} is not a card: write it as top/bottom, e.g. 3/7")
+        raise ValueError(f"{excerpt(text)} is not a card: write it as top/bottom, e.g. 3/7")
     t, b = (int(p) for p in parts)
     if t == b:
-        raise ValueError(f"{text!r} is not a card: its two numbers must differ")
+        raise ValueError(f"{excerpt(text)} is not a card: its two numbers must differ")
     if not (0 < t <= HIGHEST_NUMBER and 0 < b <= HIGHEST_NUMBER):
-        raise ValueError(f"{text!r} is not a card: numbers run from 1 to {HIGHEST_NUMBER}")
+        raise ValueError(f"{excerpt(text)} is not a card: numbers run from 1 to {HIGHEST_NUMBER}")
     return card(t, b)
 
 

@@ -206,9 +206,9 @@ class GameState(Table):
         return False
 
     def _hook_scores(self, end: RoundEnd, scores: list[int]) -> RoundEnd:
-        adjusted = self.rules.adjusted_scores(self, end, scores)
-        if adjusted != scores:  # replace() is slow, and most rounds no plugin adjusts anything
-            end = replace(end, scores=tuple(adjusted))
+        adjusted, adjustments = self.rules.adjusted_scores(self, end, scores)
+        if adjustments:  # replace() is slow, and most rounds no plugin adjusts anything
+            end = replace(end, scores=tuple(adjusted), adjustments=adjustments)
         return end
 
     def _observe(self, event: Event) -> None:

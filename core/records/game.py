@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 import jsonschema
 
 from scoutlab import __version__
+from scoutlab.base.limits import MAX_RECORD_BYTES, InputTooLarge, excerpt, loads_json, read_capped
 from scoutlab.engine.actions import NotationError, parse_action
 from scoutlab.engine.cards import format_hand
 from scoutlab.engine.state import IllegalAction
@@ -129,7 +130,9 @@ def save_record(record: dict[str, Any], path: str | os.PathLike[str]) -> None:
 def load_record(path: str | os.PathLike[str]) -> dict[str, Any]:
     """Read and check a record file; raises RecordError naming the file, the JSON path and the reason."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = read_capped(os.fspath(path), MAX_RECORD_BYTES, "the record", encoding="utf-8")
+    except InputTooLarge as exc:
+        raise RecordError(f"{os.fspath(path)}: {exc}") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise RecordError(f"{os.fspath(path)}: cannot read the record: {exc}") from None
     return parse_record(text, os.fspath(path))
@@ -138,9 +141,11 @@ def load_record(path: str | os.PathLike[str]) -> dict[str, Any]:
 def parse_record(text: str, source: str = "<record>") -> dict[str, Any]:
     """Parse and check a record's JSON text (e.g. uploaded); raises RecordError."""
     try:
-        record = json.loads(text)
+        record = loads_json(text)
     except json.JSONDecodeError as exc:
         raise RecordError(f"{source}: not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+    except ValueError as exc:  # too deep, or a number too long to read
+        raise RecordError(f"{source}: $: {exc}") from None
     check_record(record, source)
     return record
 
@@ -150,7 +155,7 @@ def check_record(record: Any, source: str = "<record>") -> None:
     if isinstance(record, dict) and "record_version" in record and record["record_version"] != RECORD_VERSION:
         raise RecordError(
             f"{source}: $.record_version: this scoutlab reads record_version {RECORD_VERSION}; "
-            f"the record says {record['record_version']!r}"
+            f"the record says {excerpt(record['record_version'])}"
         )
     # In document order: array positions as numbers, so rounds[2] comes before rounds[10].
     errors = sorted(_validator().iter_errors(record), key=lambda e: [(isinstance(p, str), p) for p in e.absolute_path])
@@ -171,13 +176,15 @@ def _validator() -> jsonschema.protocols.Validator:
 
 def _reason(error: jsonschema.ValidationError) -> str:
     """jsonschema's message, minus the echo of a whole sub-document."""
-    kind, expected = error.validator, error.validator_value
+    kind: Any = error.validator
+    expected: Any = error.validator_value
+    schema: Any = error.schema  # a mapping here: the record schema has no boolean subschemas
     if kind == "type":
         return f"expected {expected if isinstance(expected, str) else ' or '.join(expected)}, got {type(error.instance).__name__}"
-    if kind == "pattern" and "title" in error.schema:
-        return f"{error.instance!r} is not a {error.schema['title']}"
-    if kind == "anyOf" and error.schema is not None:
-        return f"{error.instance!r} is not allowed here ({error.schema.get('description', 'see the schema')})"
+    if kind == "pattern" and "title" in schema:
+        return f"{excerpt(error.instance)} is not a {schema['title']}"
+    if kind == "anyOf" and schema is not None:
+        return f"{excerpt(error.instance)} is not allowed here ({schema.get('description', 'see the schema')})"
     message = error.message
     return message if len(message) <= 200 else message[:200] + "..."
 
@@ -221,7 +228,7 @@ def replay_record(record: dict[str, Any], source: str = "<record>") -> ReplayRes
     players = record["players"]
     if players not in rules.players:
         allowed = ", ".join(map(str, rules.players))
-        raise RecordError(f"{source}: $.players: variant {rules.name!r} is for {allowed} players, not {players}")
+        raise RecordError(f"{source}: $.players: variant {rules.name!r} is for {allowed} players, not {excerpt(players)}")
     state = rules.new_game(players, record["seed"])
     return ReplayResult(state, _first_divergence(state, record))
 
@@ -264,7 +271,7 @@ def _deal_divergence(state: GameState, deal: list[list[str]], at: str, index: in
             return Divergence(
                 where,
                 f"round {index + 1}: P{seat + 1}'s hand as dealt differs: the record has {' '.join(recorded)}, "
-                f"seed {state.seed} deals {' '.join(replayed)}",
+                f"seed {excerpt(state.seed)} deals {' '.join(replayed)}",
             )
     return None
 
@@ -273,7 +280,7 @@ def _actions_divergence(state: GameState, actions: list[dict[str, Any]], at: str
 
     for k, recorded in enumerate(actions):
         where = f"{at}.actions[{k}]"
-        said = f"round {index + 1}, action {k + 1} (P{recorded['seat'] + 1} {recorded['action']!r})"
+        said = f"round {index + 1}, action {k + 1} (P{recorded['seat'] + 1} {excerpt(recorded['action'])})"
         if len(state.round_ends) > index:
             reason = state.round_ends[index].reason
             return Divergence(

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import jsonschema
 
+from scoutlab.base.limits import MAX_POSITION_BYTES, InputTooLarge, check_size, excerpt, read_capped
 from scoutlab.engine.cards import format_hand, identity, parse_card, top
 from scoutlab.rules import load_rules
 from scoutlab.spec import source as yamlsrc
@@ -68,13 +69,19 @@ def load_position(path_or_text: str | os.PathLike[str], rules: Rules | None = No
     if _is_path(path_or_text):
         path = os.fspath(path_or_text)
         try:
-            with open(path, encoding="utf-8-sig") as handle:
-                text = handle.read()
+            text = read_capped(path, MAX_POSITION_BYTES, "the position file")
+        except InputTooLarge as exc:
+            raise PositionError([Problem(path, None, "$", str(exc))]) from None
         except (OSError, UnicodeDecodeError) as exc:
             reason = "no such file" if isinstance(exc, FileNotFoundError) else f"cannot read it: {exc}"
             raise PositionError([Problem(path, None, "$", reason)]) from None
         return _load_text(text, path, os.path.dirname(path), rules)
-    return _load_text(os.fspath(path_or_text), "<position>", None, rules)
+    text = os.fspath(path_or_text)
+    try:  # more characters than the limit is more bytes too: no need to encode a huge text
+        check_size(len(text) if len(text) > MAX_POSITION_BYTES else len(text.encode("utf-8", "replace")), MAX_POSITION_BYTES, "the position text")
+    except InputTooLarge as exc:
+        raise PositionError([Problem("<position>", None, "$", str(exc))]) from None
+    return _load_text(text, "<position>", None, rules)
 
 
 def _is_path(value: str | os.PathLike[str]) -> bool:
@@ -135,8 +142,13 @@ class _Where:
 
 def _build(data: Any, where: _Where, base_dir: str | None, rules: Rules | None) -> GameState:
     if not isinstance(data, dict):
-        hint = f"; and there is no file named {data!r}" if isinstance(data, str) and "\n" not in data else ""
+        # Text that reads as one word was probably meant as a file name; a file's own text is never quoted.
+        named = isinstance(data, str) and "\n" not in data and where.source == "<position>"
+        hint = f"; and there is no file named {excerpt(data)}" if named else ""
         raise PositionError([where.problem((), f"a position is a mapping with at least `hands`, one per seat{hint}")])
+    if data and not set(data) & set(position_schema()["properties"]):
+        # Not a position with typos but some other file (a password file reads as a mapping): quote none of it.
+        raise PositionError([where.problem((), "this is not a position: none of its top-level keys is a position's (`hands`, `variant`, ...)")])
     for path, message in _schema_findings(data):
         where.add(path, message)
     where.check()
@@ -144,7 +156,7 @@ def _build(data: Any, where: _Where, base_dir: str | None, rules: Rules | None) 
     if rules is None:
         rules = _load_variant(doc["variant"], where, base_dir)
     elif data.get("variant", rules.name) != rules.name:
-        raise PositionError([where.problem(("variant",), f"the position is for variant {data['variant']!r}, but the rules given are {rules.name!r}")])
+        raise PositionError([where.problem(("variant",), f"the position is for variant {excerpt(data['variant'])}, but the rules given are {rules.name!r}")])
     setup = _Setup(rules, doc, where)
     where.check()
     return setup.state()
@@ -182,10 +194,18 @@ def _schema_findings(data: dict[str, Any]) -> list[tuple[JsonPath, str]]:
     return sorted(set(findings), key=lambda f: (render_path(f[0]), f[1]))
 
 
+def _title(error: jsonschema.ValidationError) -> str | None:
+    return error.schema.get("title") if isinstance(error.schema, dict) else None
+
+
 def _explain(error: jsonschema.ValidationError) -> list[tuple[JsonPath, str]]:
     """A schema violation in a person's words, at the most precise path."""
     path = tuple(error.absolute_path)
-    kind, expected, value, schema = error.validator, error.validator_value, error.instance, error.schema
+    # jsonschema types these loosely (a schema may be a bool); here they are the keyword's own values.
+    kind: Any = error.validator
+    expected: Any = error.validator_value
+    value: Any = error.instance
+    schema: Any = error.schema
     if kind == "additionalProperties":
         allowed = list(schema.get("properties", {}))
         return [(path + (key,), _unknown_key(key, allowed)) for key in value if key not in allowed]
@@ -195,27 +215,33 @@ def _explain(error: jsonschema.ValidationError) -> list[tuple[JsonPath, str]]:
         if near:
             return _explain(near[0])
         forms = " or ".join(
-            "a seat number (P1 is 1)" if e.schema.get("title") == "seat" else _A_FORM.get(e.validator_value, str(e.validator_value))
+            "a seat number (P1 is 1)" if _title(e) == "seat" else _A_FORM.get(str(e.validator_value), str(e.validator_value))
             for e in error.context
         )
-        return [(path, f"expected {forms}, got {value!r}")]
+        return [(path, f"expected {forms}, got {excerpt(value)}")]
     if kind == "pattern":
-        return [(path, f"{value!r} is not a {schema.get('title', 'valid value')}")]
+        return [(path, f"{excerpt(value)} is not a {schema.get('title', 'valid value')}")]
     if kind == "type":
         wanted = " or ".join(_A_TYPE.get(t, t) for t in ([expected] if isinstance(expected, str) else expected))
-        return [(path, f"expected {wanted}, got {value!r}")]
+        return [(path, f"expected {wanted}, got {excerpt(value)}")]
     if kind == "minimum":
         what = "seats count from 1 (P1 is 1)" if schema.get("title") == "seat" else f"must be at least {expected}"
-        return [(path, f"{value!r}: {what}")]
+        return [(path, f"{excerpt(value)}: {what}")]
     if kind == "enum":
-        return [(path, f"{value!r} is not one of {', '.join(map(repr, expected))}")]
+        return [(path, f"{excerpt(value)} is not one of {', '.join(map(repr, expected))}")]
     if kind == "const":
-        return [(path, f"this scoutlab reads position schema_version {expected}, not {value!r}")]
+        return [(path, f"this scoutlab reads position schema_version {expected}, not {excerpt(value)}")]
     if kind == "minItems":
         return [(path, f"needs at least {expected} entries (one per seat)")]
     if kind == "required":
         return [(path, "missing `hands`: every position lists each seat's hand")]
-    return [(path, error.message)]
+    message = error.message  # jsonschema quotes the whole value: keep the start
+    return [(path, message if len(message) <= 200 else message[:200] + "...")]
+
+
+def _word(word: str) -> str:
+    """A card as written, bare as the notation is, unless it is long enough to be an echo."""
+    return word if len(word) <= 40 else excerpt(word)
 
 
 _A_TYPE = {"integer": "a whole number", "string": "a string", "array": "a list", "object": "a mapping", "null": "null"}
@@ -226,7 +252,7 @@ def _unknown_key(key: str, allowed: list[str]) -> str:
     import difflib
 
     close = difflib.get_close_matches(key, allowed, n=1)
-    return f"unknown key {key!r}" + (f"; did you mean {close[0]!r}?" if close else f" (known: {', '.join(allowed)})")
+    return f"unknown key {excerpt(key)}" + (f"; did you mean {close[0]!r}?" if close else f" (known: {', '.join(allowed)})")
 
 
 def _with_defaults(data: dict[str, Any]) -> dict[str, Any]:
@@ -246,7 +272,7 @@ def _load_variant(name: str, where: _Where, base_dir: str | None) -> Rules:
     try:
         return load_rules(target)
     except SpecError as exc:
-        raise PositionError([where.problem(("variant",), f"cannot load variant {name!r}:")] + exc.problems) from None
+        raise PositionError([where.problem(("variant",), f"cannot load variant {excerpt(name)}:")] + exc.problems) from None
 
 
 # --------------------------------------------------------------------------- checking and building
@@ -262,7 +288,7 @@ class _Setup:
         if n not in rules.players:
             allowed = ", ".join(map(str, rules.players))
             where.add(("players",) if "players" in doc else ("hands",),
-                      f"variant {rules.name!r} is for {allowed} players, not {n}")
+                      f"variant {rules.name!r} is for {allowed} players, not {excerpt(n)}")
             where.check()
         if hands_given != n:
             where.add(("hands",), f"{n} players need {n} hands, one per seat; got {hands_given}")
@@ -270,7 +296,7 @@ class _Setup:
         self.round = doc["round"] - 1
         rounds = rules.rounds_for(n)
         if self.round >= rounds:
-            where.add(("round",), f"round {doc['round']} does not exist: variant {rules.name!r} plays {rounds} rounds with {n} players")
+            where.add(("round",), f"round {excerpt(doc['round'])} does not exist: variant {rules.name!r} plays {rounds} rounds with {n} players")
         self.seen: dict[int, str] = {}  # card identity -> where the position shows it, to catch a card written twice
         self.hands = [self._cards(("hands", i), text, f"P{i + 1}'s hand") for i, text in enumerate(doc["hands"])]
         for i, text in enumerate(doc["hands"]):
@@ -301,11 +327,11 @@ class _Setup:
                 continue
             key = identity(c)
             if key not in deck:
-                self.where.add(path, f"{word} is not in the deck of variant {rules.name!r}: numbers run from {rules.lowest} to {rules.highest}")
+                self.where.add(path, f"{_word(word)} is not in the deck of variant {rules.name!r}: numbers run from {rules.lowest} to {rules.highest}")
             elif key in removed:
-                self.where.add(path, f"{word} is not in play: variant {rules.name!r} removes it for {n} players")
+                self.where.add(path, f"{_word(word)} is not in play: variant {rules.name!r} removes it for {n} players")
             elif key in self.seen:
-                self.where.add(path, f"{word}: this card is already in {self.seen[key]}")
+                self.where.add(path, f"{_word(word)}: this card is already in {self.seen[key]}")
             else:
                 self.seen[key] = place
             cards.append(c)
@@ -314,7 +340,8 @@ class _Setup:
     def _captured(self) -> tuple[list[list[int]], list[int]]:
         """Captured cards as given, and how many more each seat needs from the unseen cards (counts)."""
         given = self._per_seat("captured", [0] * self.players)
-        cards, counts = [], []
+        cards: list[list[int]] = []
+        counts: list[int] = []
         for i, entry in enumerate(given):
             if isinstance(entry, int):
                 cards.append([])
@@ -347,7 +374,7 @@ class _Setup:
         elif not self.active and doc.get("owner") is not None:
             where.add(("owner",), "the active set is empty, so it has no owner; leave out `owner`")
         if self.active and rules.classify(tuple(top(c) for c in self.active)) is None:
-            where.add(("active",), f"{doc['active']!r} is neither a set nor a run, so no show could have put it on the table")
+            where.add(("active",), f"{excerpt(doc['active'])} is neither a set nor a run, so no show could have put it on the table")
         if "last_shower" in doc:
             self.last_shower = self._seat("last_shower")
             if self.active and self.owner is not None and self.last_shower != self.owner:
@@ -420,7 +447,8 @@ class _Setup:
         state.flips_left = self.flips_left
         state.turn = self.turn
         state.hands = [list(h) for h in self.hands]
-        state.deals = [[[] for _ in range(n)] for _ in range(self.round)] + [[list(h) for h in self.hands]]
+        earlier: list[list[list[int]]] = [[[] for _ in range(n)] for _ in range(self.round)]  # not known, not needed
+        state.deals = earlier + [[list(h) for h in self.hands]]
         state.active = list(self.active)
         state.active_owner = -1 if self.owner is None else self.owner
         state.last_shower = -1 if self.last_shower is None else self.last_shower

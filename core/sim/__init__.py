@@ -1,33 +1,47 @@
-"""Simulating many games of variants and measuring them: `scoutlab simulate` and `scoutlab compare`.
+"""Simulating many games of variants and measuring them: `scoutlab simulate`, `compare` and `sweep`.
 
     from scoutlab.sim import simulate, compare
     report = simulate("official", players=4, games=500, seed=1)
     report = compare([("official", None), ("two-player", None)], games=3000)
-    print(report.describe()); report.to_dict()
+    print(report.describe()); print("\n".join(report.findings)); report.to_dict()
 
 Data flows one way: the plan (runner.py) is played in chunks (trace.py plays and
 summarises a game, observe.py turns it into numbers, tally.py sums them), on a backend
 (backends.py); metrics.py and compare.py turn the tallies into estimates and
-differences (stats.py), results.py into a Report, which table.py, charts.py and
-report.py render.
+differences (stats.py), results.py into a Report, findings.py into sentences, which
+table.py, charts.py and report.py render. sweep.py builds the points of a grid of
+settings and runs them here; sweep_view.py draws its charts.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from scoutlab.bots import BotError, make_bot
 from scoutlab.rules import Rules, load_rules
 from scoutlab.sim.backends import available_cores, make_backend
 from scoutlab.sim.compare import deal_difference
+from scoutlab.sim.findings import findings
 from scoutlab.sim.results import Report, build_report
 from scoutlab.sim.runner import Plan, chunk_size, entrant, run_plan, total_games
 
-STRONG_BOTS = ("heuristic", "greedy")  # the first that is installed measures strategy advantage
-ADVANTAGE_CAP = 250  # strong bots are slow: by default at most this many strategy-advantage games
+STRONG_BOTS = ("heuristic", "greedy")  # the first that is installed is the strong side of the skill games
+WEAK_BOT = "greedy"  # the strong bot's opponents in skill games
+ADVANTAGE_CAP = 250  # strong bots are slow: by default at most this many skill games per variant
 
 Progress = Callable[[int, int], None]  # (games played, games in the run)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One variant at one player count, as a run plays it, and why that count."""
+
+    label: str  # as the user named it: a shipped name or a spec file
+    rules: Rules
+    players: int
+    why: str  # why this player count, in words
 
 
 def default_strong(rules: Rules) -> str | None:
@@ -41,52 +55,116 @@ def default_strong(rules: Rules) -> str | None:
     return None
 
 
+def entries_for(specs: Sequence[tuple[str, int | None]], every_count: bool = False) -> list[Entry]:
+    """Load each spec and choose its player count (smallest by default; every count with `every_count`).
+
+    With every count, entries are grouped by player count, so variants that share a count sit together.
+    """
+    out = []
+    for spec, players in specs:
+        rules = load_rules(spec)
+        allowed = ", ".join(map(str, rules.players))
+        if every_count:
+            out += [Entry(spec, rules, n, f"--players all: every count it allows ({allowed})") for n in rules.players]
+        elif players is not None:
+            out.append(Entry(spec, rules, players, f"as asked (it allows {allowed})"))
+        else:
+            why = (f"its smallest count (it allows {allowed}; NAME:N chooses another)" if len(rules.players) > 1
+                   else "the only count it allows")
+            out.append(Entry(spec, rules, rules.players[0], why))
+    if every_count:
+        order = {id(e): i for i, e in enumerate(out)}
+        out.sort(key=lambda e: (e.players, order[id(e)]))
+    return out
+
+
+def comparisons_for(entries: Sequence[Entry], grouped: bool) -> tuple[tuple[int, int], ...]:
+    """Which entries are compared: each later one with the first, or, grouped, within each player count."""
+    if grouped:
+        firsts: dict[int, int] = {}
+        pairs = []
+        for k, e in enumerate(entries):
+            if e.players in firsts:
+                pairs.append((firsts[e.players], k))
+            else:
+                firsts[e.players] = k
+        if pairs:
+            return tuple(pairs)
+    return tuple((0, k) for k in range(1, len(entries)))
+
+
 def run(
     command: str,
     specs: Sequence[tuple[str, int | None]],
     games: int,
-    bots: Sequence[str] = ("random",),
-    seed: int = 0,
-    workers: int | None = None,
-    backend: str = "pool",
-    address: str | None = None,
-    strong: str | None = "auto",
-    advantage_games: int | None = None,
-    progress: Progress | None = None,
+    every_count: bool = False,
+    **options,
 ) -> Report:
     """Play `games` games of every (variant, players) in `specs` on the same seeds and report.
 
-    `players` None means the variant's smallest count. `strong` is the bot whose edge over
-    random is measured ("auto": heuristic, else greedy; None: skip) in `advantage_games`
-    games per variant (default: half of `games`, at most ADVANTAGE_CAP).
+    `players` None means the variant's smallest count; `every_count` plays every count each
+    variant allows and compares within each count. Options as for `run_entries`.
     """
+    check_counts(games, options.get("workers"), options.get("advantage_games"))
+    entries = entries_for(specs, every_count)
+    return run_entries(command, entries, games, comparisons_for(entries, every_count), **options)
+
+
+def check_counts(games: int, workers: int | None, advantage_games: int | None) -> None:
     if games < 1:
         raise ValueError(f"--games must be at least 1, got {games}")
     if workers is not None and workers < 1:
         raise ValueError(f"--workers must be at least 1, got {workers}")
     if advantage_games is not None and advantage_games < 0:
         raise ValueError(f"--advantage-games must be 0 or more, got {advantage_games}")
-    rules = [load_rules(spec) for spec, _ in specs]
-    entrants = tuple(entrant(spec, r, players or r.players[0], list(bots))
-                     for (spec, players), r in zip(specs, rules))
+
+
+def run_entries(
+    command: str,
+    entries: Sequence[Entry],
+    games: int,
+    compared: Sequence[tuple[int, int]] = (),
+    bots: Sequence[str] = ("random",),
+    seed: int = 0,
+    workers: int | None = None,
+    backend: str = "pool",
+    address: str | None = None,
+    strong: str | None = "auto",
+    weak: str = WEAK_BOT,
+    advantage_games: int | None = None,
+    progress: Progress | None = None,
+    sweep: dict | None = None,
+) -> Report:
+    """Play the entries on the same seeds and report; `compared` lists the (a, b) entries compared as B - A.
+
+    `strong` is the bot whose edge over `weak` is measured ("auto": heuristic, else greedy;
+    None: skip) in `advantage_games` skill games per variant (default: half of `games`, at
+    most ADVANTAGE_CAP).
+    """
+    check_counts(games, workers, advantage_games)
+    rules = [e.rules for e in entries]
+    entrants = tuple(entrant(e.label, e.rules, e.players, list(bots)) for e in entries)
     if strong == "auto":
         strong = default_strong(rules[0])
     if strong:
-        for _e, r in zip(entrants, rules):
-            make_bot(strong, r, 0)  # a bad --strong fails now, not in a worker
+        for r in rules:
+            make_bot(strong, r, 0)  # a bad --strong or --weak fails now, not in a worker
+            make_bot(weak, r, 0)
     if advantage_games is None:
         advantage_games = min(games // 2, ADVANTAGE_CAP)
     advantage = min(advantage_games, games) if strong else 0
-    pairs = tuple((0, k) for k in range(1, len(entrants))
-                  if deal_difference(rules[0], entrants[0].players, rules[k], entrants[k].players) is None)
-    plan = Plan(entrants, games, seed, strong if advantage else None, advantage, pairs)
+    pairs = tuple((a, b) for a, b in compared
+                  if deal_difference(rules[a], entrants[a].players, rules[b], entrants[b].players) is None)
+    plan = Plan(entrants, games, seed, strong if advantage else None, advantage, pairs, weak)
     tasks = math.ceil(games / chunk_size(games))
     chosen = make_backend(backend, workers or available_cores(), address, tasks)
     total = total_games(plan)
     if progress:
         progress(0, total)
     outcome = run_plan(plan, chosen, (lambda done: progress(done, total)) if progress else None)
-    return build_report(command, outcome, rules)
+    report = build_report(command, outcome, rules, tuple(compared), [e.why for e in entries], sweep)
+    report.findings = findings(report)
+    return report
 
 
 def simulate(variant: str, players: int | None = None, games: int = 1000, **options) -> Report:
@@ -101,4 +179,4 @@ def compare(specs: Sequence[tuple[str, int | None]], games: int = 3000, **option
     return run("compare", specs, games, **options)
 
 
-__all__ = ["Report", "compare", "default_strong", "run", "simulate"]
+__all__ = ["Entry", "Report", "compare", "default_strong", "run", "run_entries", "simulate"]

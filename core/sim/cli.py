@@ -12,14 +12,17 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from scoutlab.bots import split_bots
-from scoutlab.sim import ADVANTAGE_CAP, run
+from scoutlab.sim import ADVANTAGE_CAP, WEAK_BOT, run
 from scoutlab.sim.results import Report
+from scoutlab.sim.sweep import sweep
 from scoutlab.sim.table import print_report
 
 
 def add_run_arguments(parser: argparse.ArgumentParser, games: int) -> None:
     """The options both commands take; `games` is the command's default number of games."""
-    parser.add_argument("--players", type=int, help="number of players (default: each variant's smallest)")
+    parser.add_argument("--players", type=players_option, metavar="N|all",
+                        help="number of players (default: each variant's smallest); 'all': every count each "
+                             "variant allows, compared within each count")
     parser.add_argument("--games", type=int, default=games, help=f"games per variant (default: {games})")
     parser.add_argument("--bots", default="random",
                         help="comma-separated bots, one per seat or one for all (default: random)")
@@ -30,9 +33,12 @@ def add_run_arguments(parser: argparse.ArgumentParser, games: int) -> None:
                         help="pool: local processes, needs no service (default); ray: a Ray cluster")
     parser.add_argument("--address", help="Ray cluster address, e.g. ray://head:10001 (default: a local Ray)")
     parser.add_argument("--strong", default="auto",
-                        help="bot whose edge over random is measured (default: heuristic, else greedy; 'none' skips)")
+                        help="the stronger bot of the skill games, one seat among --weak bots "
+                             "(default: heuristic, else greedy; 'none' skips the skill games)")
+    parser.add_argument("--weak", default=WEAK_BOT,
+                        help=f"the weaker bots of the skill games (default: {WEAK_BOT})")
     parser.add_argument("--advantage-games", type=int,
-                        help=f"strategy-advantage games per variant (default: half of --games, at most {ADVANTAGE_CAP})")
+                        help=f"skill games per variant (default: half of --games, at most {ADVANTAGE_CAP})")
     parser.add_argument("--json", metavar="FILE", help="write the report as JSON ('-' for standard output)")
     parser.add_argument("--csv", metavar="FILE", help="write one row per estimate and difference ('-' for standard output)")
     parser.add_argument("--plots", metavar="DIR", help="write PNG charts into DIR")
@@ -48,10 +54,20 @@ def run_command(command: str, specs: list[tuple[str, int | None]], args: argpars
     check_outputs(args)  # before the run, so a typo in a path does not cost the run
 
     strong = None if args.strong.lower() in ("none", "") else args.strong
+    options = {"bots": split_bots(args.bots), "seed": args.seed, "workers": args.workers, "backend": args.backend,
+                   "address": args.address, "strong": strong, "weak": args.weak, "advantage_games": args.advantage_games}
+    every = args.players == ALL
+    if every:
+        specs = [(spec, None) for spec, _ in specs]
     with progress_bar() as progress:
-        report = run(command, specs, args.games, bots=split_bots(args.bots), seed=args.seed,
-                     workers=args.workers, backend=args.backend, address=args.address,
-                     strong=strong, advantage_games=args.advantage_games, progress=progress)
+        if command == "sweep":
+            if every:
+                raise ValueError("sweep plays one player count: give --players N")
+            metrics = [m.strip() for m in args.metrics.split(",") if m.strip()] if args.metrics else None
+            report = sweep(specs[0][0], args.sets, players=specs[0][1], games=args.games, metrics=metrics,
+                           progress=progress, **options)
+        else:
+            report = run(command, specs, args.games, every_count=every, progress=progress, **options)
     write_outputs(report, args)
     return 130 if report.interrupted else 0
 
@@ -72,8 +88,10 @@ def write_outputs(report: Report, args: argparse.Namespace) -> None:
         # imported only when charts or a report are asked for: matplotlib alone takes about half a second
         from scoutlab.sim.charts import render_charts, save_charts
         from scoutlab.sim.report import write_report
+        from scoutlab.sim.sweep_view import sweep_charts
 
-        charts = render_charts(report)  # drawn once for both the folder and the page
+        # drawn once for both the folder and the page; a sweep's own charts first
+        charts = (sweep_charts(report) if report.sweep else []) + render_charts(report)
         if args.plots:
             written += [str(p) for p in save_charts(charts, args.plots)]
         if args.report:
@@ -100,12 +118,27 @@ def check_outputs(args: argparse.Namespace) -> None:
         raise ValueError(f"cannot write --plots into {args.plots}: it is a file, not a folder")
 
 
-def parse_spec(text: str, players: int | None) -> tuple[str, int | None]:
+ALL = "all"
+
+
+def players_option(text: str) -> int | str:
+    """--players: a count, or 'all'."""
+    if text.strip().lower() == ALL:
+        return ALL
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of players or 'all', got {text!r}") from None
+
+
+def parse_spec(text: str, players: int | str | None) -> tuple[str, int | None]:
     """`official:4` -> ("official", 4); `house.yaml` -> ("house.yaml", players)."""
     name, colon, count = text.rpartition(":")
     if colon and count.isdigit() and name:
+        if len(count) > 3:  # no variant seats a thousand players; int() of a long text is slow, or refused
+            raise ValueError(f"{name}: {count[:20]}{'...' * (len(count) > 20)} players is more than any variant seats")
         return name, int(count)
-    return text, players
+    return text, players if isinstance(players, int) else None
 
 
 @contextmanager

@@ -58,6 +58,8 @@ def comparable(metric: Metric, same_players: bool) -> bool:
         return False  # a spread has no per-game value to pair; shown side by side instead
     if metric.key.startswith(("win.", "score.")):
         return same_players
+    if metric.key == "luck":
+        return same_players  # 1 - w has a fair share that moves with n: skill depth is the comparable one
     return True
 
 
@@ -74,8 +76,8 @@ def differences(metrics: list[Metric], a: Tally, b: Tally, est_a: dict[str, Esti
         value = sums_b.ratio - sums_a.ratio
         cross = pair.cross.get(metric.key) if pair else None
         if metric.interval == "wilson":  # a game's win share: keep a run of all wins from claiming certainty
-            offsets = (_fair_share_offset(metric, players[0]), _fair_share_offset(metric, players[1]))
-            sums_a, sums_b, cross = _with_pseudo_games(sums_a, sums_b, cross, offsets)
+            outcomes = (_win_and_loss(metric, players[0]), _win_and_loss(metric, players[1]))
+            sums_a, sums_b, cross = _with_pseudo_games(sums_a, sums_b, cross, outcomes)
         se = paired_standard_error(sums_a, sums_b, cross) if cross else unpaired_standard_error(sums_a, sums_b)
         low, high = normal_interval(value, se)
         rows.append(Difference(metric.key, metric.label, metric.group, metric.unit, est_a[metric.key],
@@ -83,19 +85,22 @@ def differences(metrics: list[Metric], a: Tally, b: Tally, est_a: dict[str, Esti
     return rows
 
 
-def _fair_share_offset(metric: Metric, players: int) -> float:
-    """What the per-game value is shifted by: -1/n for an advantage over the fair share, else 0."""
-    return -1 / players if metric.shift else 0.0
+def _win_and_loss(metric: Metric, players: int) -> tuple[float, float]:
+    """A won and a lost game's per-game value: shifted by -1/n over the fair share, rescaled for skill depth."""
+    if not metric.shift:
+        return 1.0, 0.0
+    fair = 1 / players
+    scale = 1 / (1 - fair) if metric.scale != 1.0 else 1.0
+    return (1 - fair) * scale, -fair * scale
 
 
-def _with_pseudo_games(a: Sums, b: Sums, cross: CrossSums | None, offsets: tuple[float, float]):
+def _with_pseudo_games(a: Sums, b: Sums, cross: CrossSums | None, outcomes):
     """Copies with one pseudo-win and one pseudo-loss per variant, for the standard error only.
 
     Unpaired, this is the Agresti-Caffo adjustment; paired, every combination of win and
     loss is added once (as Agresti and Min add to each cell of the paired table).
     """
-    win_a, loss_a = 1 + offsets[0], offsets[0]
-    win_b, loss_b = 1 + offsets[1], offsets[1]
+    (win_a, loss_a), (win_b, loss_b) = outcomes
     a, b = replace(a), replace(b)
     if cross is None:
         for value_a, value_b in ((win_a, win_b), (loss_a, loss_b)):

@@ -13,11 +13,16 @@ from scoutlab.sim.results import Report
 MISSING = "-"
 
 
+LONG_FORM_FROM = 3  # variants: from this many on, one block per metric instead of one column per variant
+
+
 @dataclass(frozen=True)
 class Row:
     cells: tuple[str, ...]
     group: bool = False  # a section heading: cells[0] is its title
     significant: bool = False  # some difference in the row survives Holm at 5%
+    key: str = ""  # the metric, for a link to its definition
+    metric: bool = False  # in the long form, a metric's heading row
 
 
 def format_value(value: float | None, unit: str) -> str:
@@ -43,7 +48,14 @@ def _percent(share: float) -> str:
     return f"{share * 100:.2f}" if 0 < abs(share) < 0.01 else f"{share * 100:.1f}"
 
 
+def long_form(report: Report) -> bool:
+    """Whether the table is printed one block per metric (three or more variants)."""
+    return len(report.variants) >= LONG_FORM_FROM
+
+
 def columns(report: Report) -> list[str]:
+    if long_form(report):
+        return ["metric / variant", "value [95% interval]", "difference [95% interval]", "p (Holm)"]
     heads = ["metric"] + [v.label for v in report.variants]
     for c in report.comparisons:
         a, b = (c.a, c.b) if _short(c.a) == _short(c.b) else (_short(c.a), _short(c.b))
@@ -51,21 +63,31 @@ def columns(report: Report) -> list[str]:
     return heads
 
 
-def rows(report: Report) -> list[Row]:
-    """Every metric of every variant in catalogue order, grouped, with the differences beside them."""
-    order: dict[str, tuple[str, str, str]] = {}  # key -> (group, label, unit), first variant's order first
+def _order(report: Report) -> list[tuple[str, tuple[str, str, str]]]:
+    """key -> (group, label, unit) for every metric of any variant, grouped, first variant's order first."""
+    order: dict[str, tuple[str, str, str]] = {}
     for v in report.variants:
         for e in v.estimates:
             order.setdefault(e.key, (e.group, e.label, e.unit))
+    chosen = (report.sweep or {}).get("metrics")
+    if chosen:  # a sweep shows the metrics asked for, in the order asked
+        return [(key, order[key]) for key in chosen if key in order]
+    return sorted(order.items(), key=lambda kv: _group_rank(kv[1][0]))
+
+
+def rows(report: Report) -> list[Row]:
+    """Every metric of every variant in catalogue order, grouped, with the differences beside them."""
+    if long_form(report):
+        return long_rows(report)
     by_variant = [{e.key: e for e in v.estimates} for v in report.variants]
     by_comparison = [{d.key: d for d in c.rows} for c in report.comparisons]
     out: list[Row] = []
     group = None
-    for key, (key_group, label, unit) in sorted(order.items(), key=lambda kv: _group_rank(kv[1][0])):
-        if key_group != group:
+    for key, (key_group, label, unit) in _order(report):
+        if key_group != group and not report.sweep:  # a sweep's few metrics need no headings
             group = key_group
             out.append(Row((group,), group=True))
-            if group == "Outcome":
+            if group == "Outcome" and not report.sweep:
                 out.append(_fairness_row(report))
         cells = [label]
         for estimates in by_variant:
@@ -82,7 +104,36 @@ def rows(report: Report) -> list[Row]:
             significant |= d.significant
             cells += [f"{_signed(d.value, unit)} {format_interval(d.low, d.high, unit)}",
                       f"{_p(d.p_holm)}{mark}"]
-        out.append(Row(tuple(cells), significant=significant))
+        out.append(Row(tuple(cells), significant=significant, key=key))
+    return out
+
+
+def long_rows(report: Report) -> list[Row]:
+    """One block per metric: a heading row, then one row per variant with its value and its difference."""
+    by_variant = {v.label: {e.key: e for e in v.estimates} for v in report.variants}
+    versus = {c.b: (c.a, {d.key: d for d in c.rows}) for c in report.comparisons}
+    references = {c.a for c in report.comparisons}
+    out: list[Row] = []
+    group = None
+    for key, (key_group, label, unit) in _order(report):
+        if key_group != group and not report.sweep:  # a sweep's few metrics need no headings
+            group = key_group
+            out.append(Row((group,), group=True))
+        block = []
+        for v in report.variants:
+            e = by_variant[v.label].get(key)
+            value = (MISSING if e is None or e.value is None
+                     else f"{format_value(e.value, unit)} {format_interval(e.low, e.high, unit)}".strip())
+            difference, p, significant = "", "", False
+            if v.label in versus and key in versus[v.label][1]:
+                d = versus[v.label][1][key]
+                difference = f"{_signed(d.value, unit)} {format_interval(d.low, d.high, unit)}"
+                p, significant = _p(d.p_holm) + (" *" if d.significant else ""), d.significant
+            elif v.label in references:
+                difference = "reference"
+            block.append(Row((f"  {v.label}", value, difference, p), significant=significant, key=key))
+        out.append(Row((label, "", "", ""), significant=any(r.significant for r in block), key=key, metric=True))
+        out += block
     return out
 
 
@@ -97,14 +148,20 @@ def notes(report: Report) -> list[str]:
     if tests:
         lines.append(f"* significant at 5% after Holm-Bonferroni over all {tests} differences; "
                      "intervals are 95% and not adjusted.")
+    if long_form(report):
+        lines.append("Each difference is against the reference row above it in its block.")
+        for v in report.variants:
+            f = v.fairness
+            lines.append(f"{v.label}: seat fairness, chi-square vs 1/n: chi2 {f['chi2']:.2f} (df {f['df']}), p {_p(f['p'])}.")
     for v in report.variants:
         lines.append(f"{v.label}: widest decision seen: {v.widest} legal actions.")
+    lines.append("Definitions and sources of every metric: docs/metrics.md (one heading per metric).")
     if any(v.games < 30 for v in report.variants):
         lines.append("Fewer than 30 games: the normal-theory intervals are rough.")
     return lines
 
 
-GROUPS = ["Outcome", "Scores", "Length", "Round ends", "Actions", "Decisions", "Tension", "Strategy"]
+GROUPS = ["Outcome", "Scores", "Length", "Round ends", "Actions", "Decisions", "Tension", "Skill and luck"]
 
 
 def _group_rank(group: str) -> int:
@@ -121,6 +178,9 @@ def _fairness_row(report: Report) -> Row:
 
 
 def _signed(value: float, unit: str) -> str:
+    """A difference with its sign; a difference of two shares is in percentage points."""
+    if unit == "share":
+        return f"{_percent(value) if value < 0 else '+' + _percent(value)} pp"
     text = format_value(value, unit)
     return text if text.startswith("-") else "+" + text
 

@@ -1,7 +1,7 @@
 """The metric catalogue, and turning a variant's tally into estimates with 95% intervals.
 
 docs/metrics.md defines each metric and says which interval it gets:
-  wilson      Wilson score interval on games (win rates; shifted by -1/n for advantages)
+  wilson      Wilson score interval on games (win rates; shifted by -1/n for advantages, rescaled for skill depth)
   mean        normal interval of a mean or a ratio, games as the unit (linearised)
   share       like mean, clipped to [0, 1]; at exactly 0 or 1, Wilson on games instead
   bootstrap   percentile bootstrap from the histogram (score spread)
@@ -15,7 +15,8 @@ from scoutlab.sim.stats import bootstrap_histogram, chi_square_uniform, histogra
 from scoutlab.sim.tally import Tally
 
 REASON_WORDS = {
-    "hand_emptied": "a hand emptied",
+    "hand_emptied": "(i) a hand emptied",
+    "rule_ii": "(ii) a show stood",
     "everyone_scouted": "everyone else scouted",
     "opponent_stuck": "next player stuck",
     "turn_cap": "turn cap hit",
@@ -32,6 +33,7 @@ class Metric:
     interval: str  # "wilson", "mean", "share" or "bootstrap" (see module doc)
     source: str = ""  # the tally key it is computed from, when not `key`
     shift: float = 0.0  # added to value and interval (e.g. -1/n for an advantage over a fair share)
+    scale: float = 1.0  # then multiplied (skill depth: 1/(1 - 1/n), so that winning always is 1)
 
 
 @dataclass(frozen=True)
@@ -49,8 +51,11 @@ class Estimate:
     method: str
 
 
-def catalogue(players: int, reasons: tuple[str, ...], strong: str | None = None) -> list[Metric]:
-    """Every metric of a variant with this many players and these round-end reasons, in display order."""
+def catalogue(players: int, reasons: tuple[str, ...], skill: tuple[str, str] | None = None) -> list[Metric]:
+    """Every metric of a variant with this many players and these round-end reasons, in display order.
+
+    `skill` is (strong bot, weaker bot) when skill games were played.
+    """
     seats = range(players)
     fair = -1 / players
     out = [Metric(f"win.{s}", f"P{s + 1} win rate", "Outcome", "share", "wilson") for s in seats]
@@ -59,12 +64,14 @@ def catalogue(players: int, reasons: tuple[str, ...], strong: str | None = None)
                source="win.0", shift=fair),
         Metric("starter_edge", "round starter's score edge over the others", "Outcome", "points", "mean"),
         Metric("score", "score per player", "Scores", "points", "mean"),
+        Metric("score_round", "score per player per round", "Scores", "points", "mean"),
     ]
     out += [Metric(f"score.{s}", f"P{s + 1} score", "Scores", "points", "mean") for s in seats]
     out += [Metric(f"spread.{s}", f"P{s + 1} score spread (SD)", "Scores", "points", "bootstrap",
                    source=f"score.{s}") for s in seats]
     out += [
         Metric("margin", "winner's margin over the runner-up", "Scores", "points", "mean"),
+        Metric("margin_round", "winner's margin per round", "Scores", "points", "mean"),
         Metric("rounds", "rounds per game", "Length", "count", "mean"),
         Metric("turns", "turns per game", "Length", "count", "mean"),
         Metric("turns_per_round", "turns per round", "Length", "count", "mean"),
@@ -83,6 +90,7 @@ def catalogue(players: int, reasons: tuple[str, ...], strong: str | None = None)
         Metric("branching_max", "widest decision of a game (mean)", "Decisions", "count", "mean"),
         Metric("forced", "forced decisions (one legal action)", "Decisions", "share", "share"),
         Metric("lead_changes", "lead changes per game", "Tension", "count", "mean"),
+        Metric("lead_changes_round", "lead changes per round", "Tension", "count", "mean"),
         Metric("lead_change_rate", "lead changes per move (Ludii)", "Tension", "fraction", "mean"),
         Metric("drama", "drama (CardStock)", "Tension", "fraction", "mean"),
         Metric("security", "security (CardStock)", "Tension", "fraction", "mean"),
@@ -90,9 +98,13 @@ def catalogue(players: int, reasons: tuple[str, ...], strong: str | None = None)
         Metric("decisiveness", "decisiveness (Ludii): share of the game before it is decided",
                "Tension", "fraction", "mean"),
     ]
-    if strong:
-        out.append(Metric("advantage", f"strategy advantage ({strong} among random: win rate - 1/n)",
-                          "Strategy", "share", "wilson", source="advantage_win", shift=fair))
+    if skill:
+        strong, weak = skill
+        out += [
+            Metric("skill_depth", f"skill depth: {strong} among {weak}", "Skill and luck",
+                   "fraction", "wilson", source="skill_win", shift=fair, scale=1 / (1 + fair)),
+            Metric("luck", f"luck: {weak} still wins against {strong}", "Skill and luck", "share", "wilson"),
+        ]
     return out
 
 
@@ -113,13 +125,13 @@ def estimate(metric: Metric, tally: Tally, seed: int = 0) -> Estimate:
         low, high = normal_interval(value, sums.standard_error())
         if metric.interval == "share":
             low, high = max(low, 0.0), min(high, 1.0)
-    shift = metric.shift
+    shift, scale = metric.shift, metric.scale
     return Estimate(metric.key, metric.label, metric.group, metric.unit,
-                    value + shift, low + shift, high + shift, sums.n, metric.interval)
+                    (value + shift) * scale, (low + shift) * scale, (high + shift) * scale, sums.n, metric.interval)
 
 
 def _spread(metric: Metric, tally: Tally, seed: int) -> Estimate:
-    histogram = tally.histograms.get(metric.source, {})
+    histogram: dict[float, int] = tally.histograms.get(metric.source, {})
     n = sum(histogram.values())
     if n < 2:
         return Estimate(metric.key, metric.label, metric.group, metric.unit, None, None, None, n, "bootstrap")
@@ -131,11 +143,11 @@ def _spread(metric: Metric, tally: Tally, seed: int) -> Estimate:
     return Estimate(metric.key, metric.label, metric.group, metric.unit, value, low, high, n, "bootstrap")
 
 
-def estimates(tally: Tally, players: int, reasons: tuple[str, ...], strong: str | None = None,
+def estimates(tally: Tally, players: int, reasons: tuple[str, ...], skill: tuple[str, str] | None = None,
               seed: int = 0) -> list[Estimate]:
     """Every metric of one variant's tally, in display order."""
     return [estimate(m, tally, seed=(seed & 0xFFFFFFFF) * 101 + i)
-            for i, m in enumerate(catalogue(players, reasons, strong))]
+            for i, m in enumerate(catalogue(players, reasons, skill))]
 
 
 def fairness(tally: Tally, players: int) -> dict[str, float]:

@@ -17,9 +17,21 @@ from scoutlab.sim.trace import GameSummary
 TIMING_BINS = 10  # scout timing histogram: tenths of the round
 
 
+# Rule (ii) in its two forms (3-5 players: everyone else scouted; 2 players: the opponent is stuck):
+# one metric, so variants of different player counts compare on the same row.
+RULE_II = "rule_ii"
+RULE_II_FORMS = ("everyone_scouted", "opponent_stuck")
+
+
 def end_reasons(rules: Rules) -> tuple[str, ...]:
-    """The ways a round of this variant can end: its end conditions, the turn cap, a dead end."""
-    return (*(name for name, _ in rules.end_conditions), TURN_CAP, NO_LEGAL_ACTION)
+    """The ways a round of this variant can end: its end conditions (rule (ii) under one name), the turn cap, a dead end."""
+    names = [reason_key(name) for name, _ in rules.end_conditions]
+    return (*dict.fromkeys(names), TURN_CAP, NO_LEGAL_ACTION)
+
+
+def reason_key(reason: str) -> str:
+    """The metric name of a round-end reason: either form of rule (ii) is `rule_ii`."""
+    return RULE_II if reason in RULE_II_FORMS else reason
 
 
 def win_share(summary: GameSummary, seat: int) -> float:
@@ -41,17 +53,19 @@ def observe(summary: GameSummary, reasons: Sequence[str]) -> dict[str, Observati
     obs["starter_edge"] = (sum(_starter_edge(r) for r in rounds), count)
 
     obs["score"] = (sum(totals), n)
+    obs["score_round"] = (sum(totals), n * count)  # per round: games of 2 and 3 rounds compare
     for seat in range(n):
         obs[f"score.{seat}"] = (totals[seat], 1)
     ranked = sorted(totals, reverse=True)
     obs["margin"] = (ranked[0] - ranked[1], 1)
+    obs["margin_round"] = (ranked[0] - ranked[1], count)
 
     turns = sum(r.turns for r in rounds)
     obs["rounds"] = (count, 1)
     obs["turns"] = (turns, 1)
     obs["turns_per_round"] = (turns, count)
     for reason in reasons:
-        obs[f"end.{reason}"] = (sum(r.reason == reason for r in rounds), count)
+        obs[f"end.{reason}"] = (sum(reason_key(r.reason) == reason for r in rounds), count)
 
     scouts = [(t, r.turns) for r in rounds for t in r.scout_turns]
     sns = [(t, r.turns) for r in rounds for t in r.sns_turns]
@@ -70,6 +84,7 @@ def observe(summary: GameSummary, reasons: Sequence[str]) -> dict[str, Observati
     lead, winners = summary.lead, summary.winners
     changes = tension.lead_changes(lead)
     obs["lead_changes"] = (changes, 1)
+    obs["lead_changes_round"] = (changes, count)
     obs["lead_change_rate"] = (changes / max(len(lead) - 1, 1), 1)
     obs["drama"] = (tension.drama(lead, winners), 1)
     obs["security"] = (tension.security(lead, winners), 1)
@@ -93,10 +108,15 @@ def peaks(summary: GameSummary) -> dict[str, float]:
     return {"branching_max": summary.widest}
 
 
-def advantage(summary: GameSummary, strong_seat: int) -> dict[str, Observation]:
-    """A strategy-advantage game: the strong bot's win share, raw and above the fair 1/n."""
+def skill(summary: GameSummary, strong_seat: int) -> dict[str, Observation]:
+    """A skill game (one strong bot among weaker ones): its win share, skill depth and luck.
+
+    Skill depth rescales the win share w so that 0 is the fair share 1/n and 1 is winning
+    every game: (w - 1/n) / (1 - 1/n); luck is how often the weaker side still wins, 1 - w.
+    """
     share = win_share(summary, strong_seat)
-    return {"advantage_win": (share, 1), "advantage": (share - 1 / summary.players, 1)}
+    fair = 1 / summary.players
+    return {"skill_win": (share, 1), "skill_depth": ((share - fair) / (1 - fair), 1), "luck": (1 - share, 1)}
 
 
 def _starter_edge(round_facts) -> float:

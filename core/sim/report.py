@@ -7,19 +7,26 @@ from html import escape
 from pathlib import Path
 
 from scoutlab.sim.charts import Chart
-from scoutlab.sim.layout import columns, notes, rows
+from scoutlab.sim.definitions import DEFINITIONS, anchor
+from scoutlab.sim.layout import columns, long_form, notes, rows
 from scoutlab.sim.results import Report
 
 STYLE = """
-body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 75em; color: #222; }
+body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 75em; padding: 0 1em; color: #222; }
 table { border-collapse: collapse; font-size: 0.9em; }
 th, td { padding: 0.25em 0.7em; border-bottom: 1px solid #ddd; }
 td { text-align: right; white-space: nowrap; }
 td:first-child, th:first-child { text-align: left; }
 tr.group td { font-weight: bold; background: #f3f3f3; text-align: left; }
+tr.metric td { font-style: italic; background: #fafafa; }
 tr.significant td { font-weight: bold; }
-figure { display: inline-block; margin: 1em 1em 1em 0; }
-figcaption { font-size: 0.9em; color: #555; }
+.scroll { overflow-x: auto; }
+figure { display: block; margin: 1.5em 0; }
+figure img { width: 100%; height: auto; border: 1px solid #eee; }
+figcaption { font-size: 0.95em; color: #444; }
+ul.findings li { margin: 0.3em 0; }
+dl.definitions dt { font-weight: bold; margin-top: 0.6em; }
+a { color: #1a5fb4; }
 .warning { color: #a60; font-weight: bold; }
 """
 
@@ -30,20 +37,31 @@ def html_report(report: Report, charts: list[Chart]) -> str:
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>{escape(title)}</title><style>{STYLE}</style></head><body>",
         f"<h1>{escape(title)}</h1>",
         f"<p>{escape(report.describe())}</p>",
     ]
+    parts += [f"<p>{escape(line)}</p>" for line in report.header()]
     if report.interrupted:
         parts.append(f'<p class="warning">Interrupted: the numbers cover the first {report.games_done} games.</p>')
-    parts.append(_table(report))
+    if report.findings:
+        parts.append("<h2>Findings</h2>")
+        parts.append('<ul class="findings">' + "".join(f"<li>{escape(line)}</li>" for line in report.findings) + "</ul>")
+    resolution = report.resolution()
+    if resolution:
+        parts.append(f"<p>{escape(resolution)}</p>")
+    parts.append("<h2>The chosen metrics per point</h2>" if report.sweep else "<h2>Every metric</h2>")
+    parts.append('<div class="scroll">' + _table(report) + "</div>")
     parts += [f"<p>{escape(line)}</p>" for line in notes(report)]
     parts.append("<h2>Charts</h2>")
     for chart in charts:
         data = base64.b64encode(chart.png).decode("ascii")
-        parts.append(f'<figure><img alt="{escape(chart.title)}" src="data:image/png;base64,{data}">'
-                     f"<figcaption>{escape(chart.title)}</figcaption></figure>")
-    parts.append("<p>Metric definitions: docs/metrics.md in the scoutlab repository.</p>")
+        link = _definition_link(chart.anchor, "definition") if chart.anchor else ""
+        parts.append(f'<figure id="chart-{escape(chart.stem)}"><img alt="{escape(chart.title)}" '
+                     f'src="data:image/png;base64,{data}">'
+                     f"<figcaption><b>{escape(chart.title)}.</b> {escape(chart.caption)} {link}</figcaption></figure>")
+    parts.append(_definitions())
     parts.append("</body></html>")
     return "\n".join(parts)
 
@@ -54,6 +72,10 @@ def write_report(report: Report, charts: list[Chart], path: str | Path) -> Path:
     return path
 
 
+def _definition_link(target: str, text: str) -> str:
+    return f'<a href="#def-{escape(target)}">{escape(text)}</a>'
+
+
 def _table(report: Report) -> str:
     heads = "".join(f"<th>{escape(h)}</th>" for h in columns(report))
     body = []
@@ -62,6 +84,18 @@ def _table(report: Report) -> str:
         if row.group:
             body.append(f'<tr class="group"><td colspan="{width}">{escape(row.cells[0])}</td></tr>')
             continue
-        css = ' class="significant"' if row.significant else ""
-        body.append(f"<tr{css}>" + "".join(f"<td>{escape(c)}</td>" for c in row.cells) + "</tr>")
+        classes = " ".join(c for c, on in (("significant", row.significant), ("metric", row.metric)) if on)
+        css = f' class="{classes}"' if classes else ""
+        target = anchor(row.key) if row.key and (row.metric or not long_form(report)) else None
+        first = _definition_link(target, row.cells[0]) if target else escape(row.cells[0])
+        body.append(f"<tr{css}><td>{first}</td>" + "".join(f"<td>{escape(c)}</td>" for c in row.cells[1:]) + "</tr>")
     return f"<table><thead><tr>{heads}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+
+
+def _definitions() -> str:
+    items = []
+    for target, (heading, line) in DEFINITIONS.items():
+        items.append(f'<dt id="def-{escape(target)}">{escape(heading)}</dt>'
+                     f"<dd>{escape(line)} Full definition and source: docs/metrics.md, "
+                     f"section &ldquo;{escape(heading)}&rdquo;.</dd>")
+    return "<h2>Definitions</h2>" + '<dl class="definitions">' + "".join(items) + "</dl>"

@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, field
 
 from scoutlab.rules import Rules
 from scoutlab.sim.compare import Difference, correct, deal_difference, differences
+from scoutlab.sim.definitions import anchor
 from scoutlab.sim.metrics import catalogue, estimates, fairness
 from scoutlab.sim.observe import end_reasons
 from scoutlab.sim.runner import Outcome
@@ -28,9 +29,16 @@ class VariantReport:
     fairness: dict[str, float]
     histograms: dict[str, dict[int, int]]
     widest: int  # the most legal actions seen at any decision
+    why_players: str = ""  # why this player count, in words
+    setting: dict | None = None  # a sweep's point: {path: value}
 
     def estimate(self, key: str):
         return next((e for e in self.estimates if e.key == key), None)
+
+    @property
+    def lineup(self) -> str:
+        """The bots at the table in words: "random in every seat" or "P1 heuristic, P2 random, ..."."""
+        return lineup_words(self.bots)
 
 
 @dataclass
@@ -56,40 +64,119 @@ class Report:
     advantage_games: int
     variants: list[VariantReport]
     comparisons: list[Comparison]
+    weak: str = "greedy"  # the strong bot's opponents in the skill games
+    findings: list[str] = field(default_factory=list)  # the numbers in words: differences, no differences, caveats
+    sweep: dict | None = None  # for `sweep`: base, settings, points, labels and the metrics chosen
 
     def describe(self) -> str:
         """What was run, in one line, so every output says how its numbers were made."""
         names = " vs ".join(f"{v.label} [{','.join(dict.fromkeys(v.bots))}]" for v in self.variants)
         done = (f"{self.games_done} of {self.games} games (interrupted)" if self.interrupted
-                else f"{self.games} games")
+                else f"{self.games} game{'s' * (self.games != 1)}")
         each = " each" if len(self.variants) > 1 else ""
-        strong = (f"; strategy advantage: {self.strong} among random, {min(self.advantage_games, self.games_done)}"
-                  f" games{each}" if self.strong and self.advantage_games else "")
+        skill = min(self.advantage_games, self.games_done)
+        strong = (f"; skill games: {self.strong} among {self.weak}, {skill} game{'s' * (skill != 1)}{each}"
+                  if self.strong and self.advantage_games else "")
         return (f"{self.command} {names}: {done}{each}, seed {self.seed}, "
                 f"{self.workers} worker{'s' if self.workers != 1 else ''} ({self.backend}){strong}; "
                 f"{self.seconds:.1f} s")
+
+    def header(self) -> list[str]:
+        """The lines above the numbers: who played, which player count each variant plays and why."""
+        lines = []
+        lineups = {v.lineup for v in self.variants}
+        if len(lineups) == 1:
+            lines.append(f"Lineup: {lineups.pop()}.")
+        else:
+            lines += [f"Lineup of {v.label}: {v.lineup}." for v in self.variants]
+        counts = {(v.players, v.why_players) for v in self.variants}
+        every = [v for v in self.variants if v.why_players.startswith("--players all")]
+        if every and len(every) == len(self.variants):
+            plays: dict[str, list[str]] = {}
+            for v in every:
+                plays.setdefault(v.spec, []).append(str(v.players))
+            said = "; ".join(f"{spec} at {', '.join(counts)} players" for spec, counts in plays.items())
+            by_label = {v.label: v for v in self.variants}
+            within = self.comparisons and all(by_label[c.a].players == by_label[c.b].players for c in self.comparisons)
+            how = "compared within each count" if within else f"each compared with {self.variants[0].label}"
+            lines.append(f"--players all: every count each variant allows: {said}; {how}.")
+        elif len(counts) == 1 and len(self.variants) > 1:
+            players, why = counts.pop()
+            lines.append(f"Every variant plays {players} players: {why}.")
+        else:
+            lines += [f"{v.label}: {v.players} players, {v.why_players}." for v in self.variants]
+        return lines
+
+    def resolution(self) -> str:
+        """What the sample can resolve: the 95% half-widths of a few headline estimates."""
+        parts = []
+        for key in RESOLUTION_KEYS:
+            widths = [e for v in self.variants if (e := v.estimate(key)) is not None and e.value is not None]
+            if not widths:
+                continue
+            widest = max(widths, key=lambda e: half_width(e) or 0)
+            width = half_width(widest)
+            if width is None:
+                continue
+            if not math.isfinite(width):
+                parts.append(f"{widest.label}: too few games for an interval")
+                continue
+            shown = (f"{width * 100:.1f} pp" if widest.unit == "share"
+                     else f"{width:.3f}" if widest.unit == "fraction" else f"{width:.2f}")
+            parts.append(f"{widest.label} ±{shown}")
+        if not parts:
+            return ""
+        return "Resolution (widest 95% half-width over the variants): " + "; ".join(parts) + "."
 
     def to_dict(self) -> dict:
         """Plain JSON-ready data; a value that could not be measured (no interval) is None."""
         out = _finite(asdict(self))
         out["description"] = self.describe()
+        out["header"] = self.header()
+        out["resolution"] = self.resolution()
+        for v, data in zip(self.variants, out["variants"]):
+            data["lineup"] = v.lineup
+            for e, row in zip(v.estimates, data["estimates"]):
+                row["half_width"] = _finite(half_width(e))
+                target = anchor(e.key)
+                row["definition"] = f"docs/metrics.md#{target}" if target else None
         return out
 
     def csv_rows(self) -> list[dict]:
-        """One row per estimate and per difference."""
+        """One row per estimate and per difference; `lineup` names the bots of the row's variant."""
+        lineup = {v.label: v.lineup for v in self.variants}
         rows = []
         for v in self.variants:
             for e in v.estimates:
-                rows.append({"kind": "estimate", "variant": v.label, "versus": "", "key": e.key,
-                             "label": e.label, "value": e.value, "low": e.low, "high": e.high,
-                             "n": e.n, "p": "", "p_holm": "", "significant": ""})
+                rows.append({"kind": "estimate", "variant": v.label, "versus": "", "lineup": v.lineup,
+                             "key": e.key, "label": e.label, "value": e.value, "low": e.low, "high": e.high,
+                             "half_width": half_width(e), "n": e.n, "p": "", "p_holm": "", "significant": ""})
         for c in self.comparisons:
             for d in c.rows:
                 rows.append({"kind": "paired difference" if c.paired else "unpaired difference",
-                             "variant": c.b, "versus": c.a, "key": d.key, "label": d.label,
-                             "value": d.value, "low": d.low, "high": d.high, "n": d.b.n,
+                             "variant": c.b, "versus": c.a, "lineup": lineup.get(c.b, ""), "key": d.key,
+                             "label": d.label, "value": d.value, "low": d.low, "high": d.high,
+                             "half_width": (d.high - d.low) / 2, "n": d.b.n,
                              "p": d.p, "p_holm": d.p_holm, "significant": d.significant})
         return rows
+
+
+# The estimates whose half-widths say what a run can resolve.
+RESOLUTION_KEYS = ("win.0", "turns_per_round", "score_round", "skill_depth")
+
+
+def half_width(e) -> float | None:
+    """Half the width of an estimate's 95% interval (the largest side when it is not symmetric)."""
+    if e.value is None or e.low is None or e.high is None:
+        return None
+    return max(e.value - e.low, e.high - e.value)
+
+
+def lineup_words(bots) -> str:
+    """"random in every seat", or each seat's bot."""
+    if len(set(bots)) == 1:
+        return f"{bots[0]} in every seat"
+    return ", ".join(f"P{seat + 1} {bot}" for seat, bot in enumerate(bots))
 
 
 def _finite(value):
@@ -106,41 +193,48 @@ def label(name: str, players: int) -> str:
     return f"{name} ({players}p)"
 
 
-def build_report(command: str, outcome: Outcome, rules: list[Rules]) -> Report:
-    """Estimates for every variant and, with more than one, each later variant against the first."""
+def build_report(command: str, outcome: Outcome, rules: list[Rules], compared: tuple[tuple[int, int], ...] = (),
+                 whys: list[str] | None = None, sweep: dict | None = None) -> Report:
+    """Estimates for every variant and the differences B - A of the (a, b) pairs in `compared`."""
     plan = outcome.plan
+    skill = (plan.strong, plan.weak) if plan.strong else None
     variants = []
-    for e, r, tally in zip(plan.entrants, rules, outcome.tallies):
+    for i, (e, r, tally) in enumerate(zip(plan.entrants, rules, outcome.tallies)):
         reasons = end_reasons(r)
         variants.append(VariantReport(
-            label=label(e.name, e.players), spec=e.label, players=e.players, bots=e.bots,
+            label=(sweep["labels"][i] if sweep else label(e.name, e.players)), spec=e.label, players=e.players, bots=e.bots,
             games=tally.games, advantage_games=min(plan.advantage_games, tally.games),
-            estimates=_shown(estimates(tally, e.players, reasons, plan.strong, plan.seed)),
+            estimates=_shown(estimates(tally, e.players, reasons, skill, plan.seed)),
             fairness=fairness(tally, e.players),
             histograms={k: dict(sorted(c.items())) for k, c in tally.histograms.items()},
             widest=int(tally.peaks.get("branching_max", 0)),
+            why_players=whys[i] if whys else "",
+            setting=(sweep or {}).get("points", [None] * len(plan.entrants))[i],
         ))
     comparisons = []
     rows: list[Difference] = []
-    first = plan.entrants[0]
-    for k in range(1, len(plan.entrants)):
-        e = plan.entrants[k]
-        pair_index = plan.pairs.index((0, k)) if (0, k) in plan.pairs else None
-        why = deal_difference(rules[0], first.players, rules[k], e.players)
-        metrics = catalogue(max(first.players, e.players), end_reasons(rules[0]), plan.strong)
-        est_a = {x.key: x for x in variants[0].estimates}
-        est_b = {x.key: x for x in variants[k].estimates}
-        found = differences([m for m in metrics if m.key in est_a], outcome.tallies[0], outcome.tallies[k],
+    for a, b in compared:
+        ea, eb = plan.entrants[a], plan.entrants[b]
+        pair_index = plan.pairs.index((a, b)) if (a, b) in plan.pairs else None
+        why = deal_difference(rules[a], ea.players, rules[b], eb.players)
+        metrics = catalogue(max(ea.players, eb.players), end_reasons(rules[a]), skill)
+        if sweep and sweep.get("metrics"):  # the family of tests is the metrics asked for
+            metrics = [m for m in metrics if m.key in sweep["metrics"]]
+        est_a = {x.key: x for x in variants[a].estimates}
+        est_b = {x.key: x for x in variants[b].estimates}
+        found = differences([m for m in metrics if m.key in est_a], outcome.tallies[a], outcome.tallies[b],
                             est_a, est_b, outcome.pairs[pair_index] if pair_index is not None else None,
-                            (first.players, e.players))
-        comparisons.append(Comparison(variants[0].label, variants[k].label, pair_index is not None, why, found))
+                            (ea.players, eb.players))
+        comparisons.append(Comparison(variants[a].label, variants[b].label, pair_index is not None, why, found))
         rows += found
     # One family for Holm: every test this run reports.
     corrected = iter(correct(rows))
     for c in comparisons:
         c.rows = [next(corrected) for _ in c.rows]
-    return Report(command, plan.seed, plan.games, outcome.games_done, outcome.interrupted, outcome.seconds,
-                  outcome.backend, outcome.workers, plan.strong, plan.advantage_games, variants, comparisons)
+    report = Report(command, plan.seed, plan.games, outcome.games_done, outcome.interrupted, outcome.seconds,
+                    outcome.backend, outcome.workers, plan.strong, plan.advantage_games, variants, comparisons,
+                    weak=plan.weak, sweep=sweep)
+    return report
 
 
 def _shown(rows: list) -> list:

@@ -19,13 +19,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from scoutlab.rules import Rules
-from scoutlab.sim.observe import advantage, end_reasons, histograms, observe, peaks
+from scoutlab.sim.observe import end_reasons, histograms, observe, peaks, skill
 from scoutlab.sim.tally import PairTally, Tally
 from scoutlab.sim.trace import Lineup, play_traced
 from scoutlab.spec.variant import load_spec_text
 
 MASK64 = (1 << 64) - 1
-BASELINE_BOT = "random"  # the strong bot's opponents when measuring strategy advantage
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -54,14 +53,15 @@ class Entrant:
 
 @dataclass(frozen=True)
 class Plan:
-    """What to play: every entrant on the same game seeds, plus strategy-advantage games."""
+    """What to play: every entrant on the same game seeds, plus skill games (one strong bot among weaker ones)."""
 
     entrants: tuple[Entrant, ...]
     games: int
     seed: int
-    strong: str | None = None  # the bot whose edge over random is measured
-    advantage_games: int = 0
+    strong: str | None = None  # the bot whose edge over `weak` is measured
+    advantage_games: int = 0  # skill games per entrant
     pairs: tuple[tuple[int, int], ...] = ()  # entrants (a, b) that share deals: differences are paired
+    weak: str = "greedy"  # the strong bot's opponents in skill games
 
 
 def entrant(label: str, rules: Rules, players: int, bots: list[str]) -> Entrant:
@@ -77,7 +77,7 @@ def entrant(label: str, rules: Rules, players: int, bots: list[str]) -> Entrant:
 class ChunkResult:
     tallies: list[Tally]
     pairs: list[PairTally]
-    games: int  # games played, all entrants and advantage games included
+    games: int  # games played, all entrants and skill games included
 
 
 @dataclass
@@ -93,15 +93,15 @@ class _Setup:
 _setups: dict[tuple, _Setup] = {}  # per worker process
 
 
-def _setup(e: Entrant, strong: str | None) -> _Setup:
-    key = (e.doc, e.players, e.bots, strong)
+def _setup(e: Entrant, strong: str | None, weak: str) -> _Setup:
+    key = (e.doc, e.players, e.bots, strong, weak)
     if key not in _setups:
 
         rules = Rules(load_spec_text(e.doc, filename=e.label))
         strong_lineups = []
         if strong:
             for seat in range(e.players):
-                names = [BASELINE_BOT] * e.players
+                names = [weak] * e.players
                 names[seat] = strong
                 strong_lineups.append(Lineup(names, rules, e.players))
         _setups[key] = _Setup(rules, end_reasons(rules), Lineup(e.bots, rules, e.players), strong_lineups)
@@ -110,7 +110,7 @@ def _setup(e: Entrant, strong: str | None) -> _Setup:
 
 def play_chunk(plan: Plan, start: int, stop: int) -> ChunkResult:
     """Play games start..stop-1 of the plan under every entrant; return only their tallies."""
-    setups = [_setup(e, plan.strong) for e in plan.entrants]
+    setups = [_setup(e, plan.strong, plan.weak) for e in plan.entrants]
     result = ChunkResult([Tally() for _ in setups], [PairTally() for _ in plan.pairs], 0)
     for index in range(start, stop):
         seed = game_seed(plan.seed, index)
@@ -124,7 +124,7 @@ def play_chunk(plan: Plan, start: int, stop: int) -> ChunkResult:
             for e, setup, tally, observations in zip(plan.entrants, setups, result.tallies, seen):
                 strong_seat = index % e.players  # the strong bot visits every seat in turn
                 bots = setup.strong_lineups[strong_seat].bots(seed)
-                edge = advantage(play_traced(setup.rules, e.players, bots, seed), strong_seat)
+                edge = skill(play_traced(setup.rules, e.players, bots, seed), strong_seat)
                 tally.add_observations(edge)
                 observations.update(edge)
         for pair, (a, b) in zip(result.pairs, plan.pairs):

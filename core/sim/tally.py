@@ -93,7 +93,7 @@ def paired_standard_error(a: Sums, b: Sums, cross: CrossSums) -> float:
     n = cross.n
     if n < 2 or not a.den or not b.den:
         return math.inf
-    ra, rb = a.ratio, b.ratio
+    ra, rb = a.num / a.den, b.num / b.den  # both observed: the dens were checked above
     mean_a, mean_b = a.den / n, b.den / n
     var_a = a.linearised_ss() / (n - 1) / mean_a**2
     var_b = b.linearised_ss() / (n - 1) / mean_b**2
@@ -127,7 +127,7 @@ class Tally:
             self.peaks[key] = max(self.peaks.get(key, value), value)
 
     def add_observations(self, observations: dict[str, Observation]) -> None:
-        """Fold in metric values only (a strategy-advantage game adds to its own keys, not to `games`)."""
+        """Fold in metric values only (a skill game adds to its own keys, not to `games`)."""
         for key, (num, den) in observations.items():
             self.sums.setdefault(key, Sums()).add(num, den)
 

@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 NOT_RULES = ("name", "description")
 # Compared as a whole: one line per player count reads better than one per list inside it.
 WHOLE = ("$.deck.remove.*",)
+# Maps keyed by player count: rows for a count the right-hand variant does not play are left out.
+PER_COUNT = ("$.deck.remove.*", "$.deal.hand_size.*")
 
 
 @dataclass(frozen=True)
@@ -51,7 +53,18 @@ def diff_docs(a: dict[str, Any], b: dict[str, Any]) -> list[Difference]:
     b = {k: v for k, v in b.items() if k not in NOT_RULES}
     found: list[Difference] = []
     _walk(a, b, (), found)
+    played = {str(n) for n in b.get("players", [])} if isinstance(b.get("players"), list) else None
+    if played is not None:  # a count B does not play has no rules in B: the players row says so once
+        found = [d for d in found if _count_of(d.path) in played or _count_of(d.path) is None]
     return found
+
+
+def _count_of(path: str) -> str | None:
+    """The player count a per-count path is about (`$.deal.hand_size.4` -> "4"), else None."""
+    for pattern in PER_COUNT:
+        if _matches(path, pattern):
+            return path.rsplit(".", 1)[1]
+    return None
 
 
 def diff_specs(a: Spec, b: Spec) -> list[Difference]:

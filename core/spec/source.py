@@ -14,6 +14,8 @@ from typing import Any
 
 import yaml
 
+from scoutlab.base.limits import MAX_KEY_CHARS, MAX_NESTING, excerpt, too_deep
+
 #: A JSON path as a tuple of keys and list indices; () is the document itself.
 JsonPath = tuple[str | int, ...]
 
@@ -82,6 +84,12 @@ def parse_path(text: str) -> JsonPath:
 def parse(text: str) -> YamlSource:
     """Parse one YAML document into JSON-like data plus a line for every path. Never raises on bad input."""
     fast = getattr(yaml, "CSafeLoader", None)
+    try:
+        deep = _too_deep(text, fast or yaml.SafeLoader)
+    except yaml.YAMLError:  # libyaml scans flow collections ahead and stops at 1,000 levels
+        deep = _too_deep_or_malformed(text)
+    if deep is not None:
+        return YamlSource(findings=[deep])
     if fast is not None:
         # libyaml composes ten times faster; on malformed input the pure-Python loader below
         # gives the more precise line, so it has the last word on errors.
@@ -89,6 +97,38 @@ def parse(text: str) -> YamlSource:
         if not source.findings or source.data is not None:
             return source
     return _parse(text, yaml.SafeLoader)
+
+
+def _too_deep(text: str, loader_class: type) -> Finding | None:
+    """Where the text nests past MAX_NESTING, from the parser's events alone.
+
+    The parser keeps its own stack, but the composer and our builder recurse once per
+    level: a few thousand levels would overflow Python's stack, so depth is measured first.
+    Raises yaml.YAMLError for malformed YAML before that depth.
+    """
+    depth = 0
+    loader = loader_class(text)
+    try:
+        while loader.check_event():
+            event = loader.get_event()
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                depth += 1
+                if depth > MAX_NESTING:
+                    return Finding((), event.start_mark.line + 1 if event.start_mark else None, too_deep())
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
+    finally:
+        loader.dispose()
+    return None
+
+
+def _too_deep_or_malformed(text: str) -> Finding | None:
+    """`_too_deep` with PyYAML's own parser, which reads events one at a time; malformed YAML is
+    left for the real parse to report (it stops at the same place, no deeper)."""
+    try:
+        return _too_deep(text, yaml.SafeLoader)
+    except yaml.YAMLError:
+        return None
 
 
 def _parse(text: str, loader_class: type) -> YamlSource:
@@ -128,6 +168,7 @@ class _Builder:
         self.loader = loader
         self.source = source
         self.nodes = 0
+        self.depth = 0  # aliases can nest what the text does not: count as we build
         self.open: set[int] = set()  # ids of collections being built, to catch self-referencing aliases
 
     def build(self, node: yaml.Node, path: JsonPath) -> Any:
@@ -138,6 +179,9 @@ class _Builder:
             return self._scalar(node)
         if id(node) in self.open:
             raise yaml.MarkedYAMLError(problem="an alias refers to a value that contains it", problem_mark=node.start_mark)
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            raise yaml.MarkedYAMLError(problem=too_deep() + " (through aliases)", problem_mark=node.start_mark)
         self.open.add(id(node))
         try:
             if isinstance(node, yaml.MappingNode):
@@ -146,9 +190,16 @@ class _Builder:
             return self._sequence(node, path)
         finally:
             self.open.discard(id(node))
+            self.depth -= 1
 
     def _scalar(self, node: yaml.ScalarNode) -> Any:
-        value = self.loader.construct_object(node)
+        try:
+            value = self.loader.construct_object(node)
+        except ValueError:  # int() of a number past Python's digit cap, or a date like 2024-13-45
+            if node.tag == "tag:yaml.org,2002:int":
+                raise yaml.MarkedYAMLError(problem=f"a number of {len(node.value):,} characters is too long to read",
+                                           problem_mark=node.start_mark) from None
+            return node.value
         # Dates, binary and the like are not JSON: keep what was written.
         return value if isinstance(value, _JSON_SCALARS) else node.value
 
@@ -175,12 +226,15 @@ class _Builder:
     def _key(self, key_node: yaml.Node, path: JsonPath, line: int) -> str | None:
         """Keys are strings; int keys (YAML's `3:`) become "3" so player-count maps read either way."""
         key = self.build(key_node, path) if isinstance(key_node, yaml.ScalarNode) else None
+        if isinstance(key, str) and len(key) > MAX_KEY_CHARS:  # it would be quoted in every path below it
+            self.source.findings.append(Finding(path, line, f"key {excerpt(key)} is longer than {MAX_KEY_CHARS} characters"))
+            return None
         if isinstance(key, str):
             return key
         if isinstance(key, int) and not isinstance(key, bool):
             return str(key)
         if isinstance(key_node, yaml.ScalarNode):
-            message = f"key {key_node.value!r} is not a name or a number; quote it"
+            message = f"key {excerpt(key_node.value)} is not a name or a number; quote it"
         else:
             message = "a list or mapping cannot be a key"
         self.source.findings.append(Finding(path, line, message))
@@ -195,7 +249,7 @@ class _Builder:
             line = key_node.start_mark.line + 1
             if key_node.value in seen:
                 self.source.findings.append(
-                    Finding(path + (key_node.value,), line, f"duplicate key {key_node.value!r} (first set on line {seen[key_node.value]})")
+                    Finding(path + (key_node.value,), line, f"duplicate key {excerpt(key_node.value)} (first set on line {seen[key_node.value]})")
                 )
             else:
                 seen[key_node.value] = line

@@ -23,6 +23,7 @@ import difflib
 import functools
 import json
 import os
+import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -35,6 +36,15 @@ import referencing
 import referencing.jsonschema
 
 from scoutlab.base.errors import Problem, SpecError
+from scoutlab.base.limits import (
+    MAX_COMPILED_CODES,
+    MAX_SPEC_BYTES,
+    InputTooLarge,
+    check_size,
+    compiled_codes,
+    excerpt,
+    read_capped,
+)
 from scoutlab.host import manager as plugin_host
 from scoutlab.spec import source as yamlsrc
 from scoutlab.spec.source import JsonPath, parse_path, render_path
@@ -110,7 +120,16 @@ def load_spec_text(text: str, filename: str = "<text>", base_dir: str | os.PathL
     `base_dir`, and refused when there is none, so pasted text cannot read files.
     """
     directory = None if base_dir is None else os.fspath(base_dir)
-    return _load(_Source(filename, f"text:{filename}", directory, lambda: text))
+    return _load(_Source(filename, f"text:{filename}", directory, lambda: _capped_text(text)))
+
+
+def _capped_text(text: str) -> str:
+    """The text, if within MAX_SPEC_BYTES; `_Unreadable` saying the limit and the size if not."""
+    try:  # more characters than the limit is more bytes too: no need to encode a huge text
+        check_size(len(text) if len(text) > MAX_SPEC_BYTES else len(text.encode("utf-8", "replace")), MAX_SPEC_BYTES, "the spec text")
+    except InputTooLarge as exc:
+        raise _Unreadable(str(exc)) from None
+    return text
 
 
 def validate_paths(paths: Iterable[str | os.PathLike[str]]) -> list[Problem]:
@@ -197,7 +216,7 @@ def _explain(error: jsonschema.ValidationError) -> list[tuple[JsonPath, str]]:
     schema: Any = error.schema
     if "propertyNames" in error.absolute_schema_path:  # jsonschema reports a bad key at its mapping
         title = schema.get("title", "key")
-        return [(path + (value,), f"{value!r} is not a valid {title}")]
+        return [(path + (value,), f"{excerpt(value)} is not a valid {title}")]
     if kind == "additionalProperties" and expected is False:
         allowed = list(schema.get("properties", {}))
         return [(path + (key,), _unknown_key(key, allowed)) for key in value if key not in allowed]
@@ -208,10 +227,10 @@ def _explain(error: jsonschema.ValidationError) -> list[tuple[JsonPath, str]]:
         wanted = [expected] if isinstance(expected, str) else expected
         return [(path, f"expected {' or '.join(_A_TYPE[t] for t in wanted)}, got {_describe(value)}")]
     if kind == "const" and path == ("schema_version",):
-        return [(path, f"this scoutlab reads schema_version {SCHEMA_VERSION}; the spec says {value!r}")]
+        return [(path, f"this scoutlab reads schema_version {SCHEMA_VERSION}; the spec says {excerpt(value)}")]
     if kind in ("enum", "const"):
         options = expected if kind == "enum" else [expected]
-        message = f"{value!r} is not one of {', '.join(map(repr, options))}" if kind == "enum" else f"expected {expected!r}, got {value!r}"
+        message = f"{excerpt(value)} is not one of {', '.join(map(repr, options))}" if kind == "enum" else f"expected {expected!r}, got {excerpt(value)}"
         return [(path, message + _did_you_mean(value, options))]
     if kind == "minimum":
         return [(path, f"must be at least {expected}, got {value}")]
@@ -221,26 +240,29 @@ def _explain(error: jsonschema.ValidationError) -> list[tuple[JsonPath, str]]:
         return [(path, f"must list at least {expected} item{'s' * (expected != 1)}")]
     if kind == "minLength":
         return [(path, "must not be empty")]
+    if kind == "maxLength":
+        return [(path, f"must be at most {expected:,} characters, got {len(value):,}")]
     if kind == "uniqueItems":
-        return [(path + (i,), f"{item!r} is listed twice") for i, item in enumerate(value) if item in value[:i]]
+        return [(path + (i,), f"{excerpt(item)} is listed twice") for i, item in enumerate(value) if item in value[:i]]
     if kind == "pattern" and "title" in schema:
-        return [(path, f"{value!r} is not a valid {schema['title']}")]
-    return [(path, error.message)]
+        return [(path, f"{excerpt(value)} is not a valid {schema['title']}")]
+    message = error.message  # jsonschema quotes the whole value: keep the start
+    return [(path, message if len(message) <= 200 else message[:200] + "...")]
 
 
 def _describe(value: Any) -> str:
     if isinstance(value, bool) or value is None:
         return json.dumps(value)
     if isinstance(value, str):
-        return f"the string {value!r}"
+        return f"the string {excerpt(value)}"
     if isinstance(value, (int, float)):
-        return f"the number {value!r}"
+        return f"the number {excerpt(value)}"
     return _A_TYPE["object" if isinstance(value, dict) else "array"]
 
 
 def _unknown_key(key: str, allowed: list[str]) -> str:
     hint = _did_you_mean(key, allowed)
-    return f"unknown key {key!r}" + (hint or f" (allowed here: {', '.join(allowed)})")
+    return f"unknown key {excerpt(key)}" + (hint or f" (allowed here: {', '.join(allowed)})")
 
 
 def _did_you_mean(word: Any, choices: Iterable[Any]) -> str:
@@ -333,7 +355,7 @@ class _View:
 def _semantic_findings(doc: dict[str, Any], bad: set[JsonPath]) -> list[tuple[JsonPath, str]]:
     view = _View(doc, bad)
     findings: list[tuple[JsonPath, str]] = []
-    for check in (_check_deck, _check_player_counts, _check_removed_cards, _check_deal_fits, _check_first_seat, _check_plugins):
+    for check in (_check_deck, _check_compiled_size, _check_player_counts, _check_removed_cards, _check_deal_fits, _check_first_seat, _check_plugins):
         with contextlib.suppress(_Unsound):
             findings.extend(check(view))
     return findings
@@ -343,6 +365,20 @@ def _check_deck(view: _View) -> Iterator[tuple[JsonPath, str]]:
     lowest, highest = view.get("deck", "lowest"), view.get("deck", "highest")
     if highest <= lowest:
         yield ("deck", "highest"), f"must be greater than lowest ({lowest}): every card carries two different numbers"
+
+
+def _check_compiled_size(view: _View) -> Iterator[tuple[JsonPath, str]]:
+    """The engine's action tables grow with the square of the deck: refuse a deck whose rules would not fit the budget."""
+    lowest, highest = _deck_range(view)
+    cards = (highest - lowest + 1) * (highest - lowest) // 2
+    codes = compiled_codes(cards)
+    if codes > MAX_COMPILED_CODES:
+        largest = max(n for n in range(2, 32) if compiled_codes(n * (n - 1) // 2) <= MAX_COMPILED_CODES)
+        yield ("deck", "highest"), (
+            f"a deck of {cards:,} cards (numbers {lowest} to {highest}) compiles to {codes:,} action codes "
+            f"(about {codes * 40 / 1e6:.0f} MB); the limit is {MAX_COMPILED_CODES:,}, "
+            f"a deck of at most {largest} numbers (highest at most {lowest + largest - 1})"
+        )
 
 
 def _deck_range(view: _View) -> tuple[int, int]:
@@ -377,9 +413,9 @@ def _check_removed_cards(view: _View) -> Iterator[tuple[JsonPath, str]]:
         for i, card in view.items(*at, "cards"):
             a, b = _card_numbers(card)
             if a == b:
-                yield at + ("cards", i), f"{card!r} is not a card: its two numbers must differ"
+                yield at + ("cards", i), f"{excerpt(card)} is not a card: its two numbers must differ"
             elif not (lowest <= a <= highest and lowest <= b <= highest):
-                yield at + ("cards", i), f"{card!r} is not in the deck: {span}"
+                yield at + ("cards", i), f"{excerpt(card)} is not in the deck: {span}"
         for i, number in view.items(*at, "containing"):
             if not lowest <= number <= highest:
                 yield at + ("containing", i), f"no card carries {number}: {span}"
@@ -429,17 +465,17 @@ def _check_plugins(view: _View) -> Iterator[tuple[JsonPath, str]]:
     names = [name for _, name in named]
     for i, (path, name) in enumerate(named):
         if name in names[:i]:
-            yield path, f"plugin {name!r} is listed twice"
+            yield path, f"plugin {excerpt(name)} is listed twice"
     available = set(plugin_host.available_plugins())
     for path, name in named:
         if name in available:
             continue
         off = plugin_host.switched_off(name) if name in plugin_host.installed_plugins() else None
         if off:
-            yield path, f"plugin {name!r} is installed but {off}"
+            yield path, f"plugin {excerpt(name)} is installed but {off}"
             continue
         hint = _did_you_mean(name, available) or f" (available: {', '.join(sorted(available)) or 'none'})"
-        yield path, f"unknown plugin {name!r}{hint}"
+        yield path, f"unknown plugin {excerpt(name)}{hint}"
 
 
 def _card_numbers(card: str) -> tuple[int, int]:
@@ -479,8 +515,9 @@ def _file_source(path: str) -> _Source:
 
 def _read_file(path: str) -> str:
     try:
-        with open(path, encoding="utf-8-sig") as handle:
-            return handle.read()
+        return read_capped(path, MAX_SPEC_BYTES, "the spec file")
+    except InputTooLarge as exc:
+        raise _Unreadable(str(exc)) from None
     except FileNotFoundError:
         raise _Unreadable("no such file") from None
     except IsADirectoryError:
@@ -513,12 +550,13 @@ def _top_source(name_or_path: str | os.PathLike[str]) -> _Source:
         return _shipped_source(name_or_path)
     if os.path.exists(name_or_path):
         return _file_source(name_or_path)
-    raise SpecError([Problem(name_or_path, None, "$", _unknown_variant(name_or_path, os.curdir))])
+    label = name_or_path if len(name_or_path) <= 100 else name_or_path[:100] + "..."  # the name is the message's file
+    raise SpecError([Problem(label, None, "$", _unknown_variant(name_or_path, os.curdir))])
 
 
 def _unknown_variant(name: str, base_dir: str | None) -> str:
     shipped = _shipped_names()
-    message = f"no shipped variant named {name!r}" + (_did_you_mean(name, shipped) or f" (shipped: {', '.join(shipped)})")
+    message = f"no shipped variant named {excerpt(name)}" + (_did_you_mean(name, shipped) or f" (shipped: {', '.join(shipped)})")
     if base_dir is not None and os.path.isfile(os.path.join(base_dir, f"{name}.yaml")):
         message += f"; to use the file {name}.yaml beside this spec, write ./{name}.yaml"
     return message
@@ -530,10 +568,10 @@ def _parent_source(child: _Source, extends: str) -> _Source | str:
         return _shipped_source(extends) if extends in _shipped_names() else _unknown_variant(extends, child.base_dir)
     if child.base_dir is None:
         where = "a shipped variant" if child.label.startswith(_SHIPPED_PREFIX) else "text with no base directory"
-        return f"cannot extend the path {extends!r} from {where}; extend a shipped variant by name"
+        return f"cannot extend the path {excerpt(extends)} from {where}; extend a shipped variant by name"
     path = os.path.normpath(os.path.join(child.base_dir, extends))
     if not os.path.isfile(path):
-        return f"cannot extend {extends!r}: " + ("it is a directory" if os.path.isdir(path) else f"no such file {path}")
+        return f"cannot extend {excerpt(extends)}: " + ("it is a directory" if os.path.isdir(path) else f"no such file {excerpt(path, 200)}")
     return _file_source(path)
 
 
@@ -546,31 +584,85 @@ class _Layer:
     lines: dict[JsonPath, int]
 
 
-def _read_layer(source: _Source) -> tuple[_Layer | None, list[Problem]]:
-    """Parse one source; None when there is no mapping to work with (the problems say why)."""
+def _read_layer(source: _Source, named_by: tuple[Problem, str] | None = None) -> tuple[_Layer | None, list[Problem]]:
+    """Parse one source; None when there is no mapping to work with (the problems say why).
+
+    `named_by` is, for a parent, where the child's `extends` names it and what it says.
+    A parent must be a spec through and through, and a top file must look like one, else
+    the only problem is "X is not a variant spec": nothing of a file that is not a spec
+    (a password file, a key) is quoted back, not even its keys.
+    """
     try:
         text = source.read()
     except _Unreadable as exc:
         return None, [Problem(source.label, None, "$", str(exc))]
     parsed = yamlsrc.parse(text)
     problems = [Problem(source.label, f.line, render_path(f.path), f.message) for f in parsed.findings]
+    not_spec = _not_a_spec(text, parsed, parent=named_by is not None)
+    if not_spec is not None:
+        if named_by is None:
+            return None, [Problem(source.label, None, "$", f"this is not a variant spec: {not_spec}")]
+        at, extends = named_by
+        return None, [at._replace(message=f"{excerpt(extends)} is not a variant spec: {not_spec}")]
     if parsed.findings and parsed.data is None:
         return None, problems
     if () not in parsed.lines:
         return None, problems + [Problem(source.label, 1, "$", "the file is empty; a variant spec is a mapping of keys such as schema_version, name and players")]
     if not isinstance(parsed.data, dict):
-        message = f"a variant spec is a mapping of keys such as schema_version, name and players, not {_describe(parsed.data)}"
+        what = _kind(parsed.data) if isinstance(parsed.data, str) else _describe(parsed.data)  # a string may be a whole file
+        message = f"a variant spec is a mapping of keys such as schema_version, name and players, not {what}"
         return None, problems + [Problem(source.label, parsed.lines[()], "$", message)]
     return _Layer(source, parsed.data, parsed.lines), problems
+
+
+def _spec_keys() -> set[str]:
+    return set(_registry().contents(VARIANT_SCHEMA_ID)["properties"])
+
+
+@functools.cache
+def _spec_key_line() -> re.Pattern[str]:
+    """A line that starts with one of a spec's top-level keys."""
+    keys = "|".join(map(re.escape, sorted(_spec_keys())))
+    return re.compile(rf"^(?:{keys})\s*:", re.MULTILINE)
+
+
+def _not_a_spec(text: str, parsed: yamlsrc.YamlSource, parent: bool) -> str | None:
+    """Why a file is not a variant spec at all (said without quoting it), or None when it may be one.
+
+    A parent must be a mapping of a spec's keys only (malformed YAML passes as a spec with
+    a typo when a line starts with a spec's key). A top file, which the user chose, only
+    needs one spec key among its keys: its unknown keys are then reported with suggestions.
+    """
+    if parsed.data is None:
+        if not parsed.findings or not parent:
+            return None  # empty, or a top file the user chose: its YAML errors quote no more than a token
+        return None if _spec_key_line().search(text) else "not valid YAML, and no line starts with a spec's key"
+    if not isinstance(parsed.data, dict):
+        return f"a spec is a mapping of keys such as schema_version, name and players, not {_kind(parsed.data)}" if parent else None
+    known = _spec_keys()
+    strangers = sum(key not in known for key in parsed.data)
+    if parent and strangers:
+        hint = " (run scoutlab validate on it to see them)" if strangers < len(parsed.data) else ""
+        return f"{strangers} of its {len(parsed.data)} top-level keys are not a spec's keys{hint}"
+    if parsed.data and strangers == len(parsed.data):
+        return "none of its top-level keys is a spec's key (a spec has schema_version, name, players, deck and so on)"
+    return None
+
+
+def _kind(value: Any) -> str:
+    """What a value is, without quoting it."""
+    if isinstance(value, bool) or value is None:
+        return json.dumps(value)
+    return _A_TYPE.get({dict: "object", list: "array", str: "string", int: "integer", float: "number"}.get(type(value), ""), "a value")
 
 
 def _resolve_chain(top: _Source) -> tuple[list[_Layer], list[Problem], bool]:
     """Read the spec and its ancestors, child first; the flag says whether the whole chain was read."""
     layers: list[_Layer] = []
     problems: list[Problem] = []
-    source = top
+    source, named_by = top, None
     while True:
-        layer, found = _read_layer(source)
+        layer, found = _read_layer(source, named_by)
         problems += found
         if layer is None:
             return layers, problems, False
@@ -591,7 +683,8 @@ def _resolve_chain(top: _Source) -> tuple[list[_Layer], list[Problem], bool]:
         if len(layers) > MAX_EXTENDS_DEPTH:
             chain = " -> ".join(each.source.label for each in layers)
             return layers, problems + [Problem(*at, f"extends chain deeper than {MAX_EXTENDS_DEPTH} levels: {chain} -> {parent.label}")], False
-        source = parent
+        # A shipped parent is ours; a file is read only if it proves to be a spec.
+        source, named_by = parent, (None if parent.base_dir is None else (Problem(*at, ""), extends))
 
 
 def _merge_chain(layers: list[_Layer]) -> tuple[dict[str, Any], dict[JsonPath, Origin], list[Problem]]:
@@ -608,6 +701,7 @@ def _merge_chain(layers: list[_Layer]) -> tuple[dict[str, Any], dict[JsonPath, O
             _forget(origins, (key,))
         own = {key: value for key, value in layer.data.items() if key != "extends"}
         _overlay(doc, own, (), layer, origins, problems)
+        _drop_unplayed(doc, own, origins)
         origins[()] = (layer.source.label, layer.lines[()])
     return doc, origins, problems
 
@@ -633,6 +727,33 @@ def _overlay(base: dict[str, Any], top: dict[str, Any], at: JsonPath, layer: _La
             base[key] = copy.deepcopy(value)
             _forget(origins, path)
             origins.update({p: (label, line) for p, line in layer.lines.items() if p[: len(path)] == path})
+
+
+#: Maps keyed by player count: a layer that narrows `players` stops inheriting the entries of counts it dropped.
+_PER_COUNT = (("deal", "hand_size"), ("deck", "remove"))
+
+
+def _drop_unplayed(doc: dict[str, Any], own: dict[str, Any], origins: dict[JsonPath, Origin]) -> None:
+    """After a layer sets `players`, drop inherited per-count entries for counts it no longer allows.
+
+    Entries the layer itself writes stay, so a mistaken one is still reported at its own line.
+    """
+    players = own.get("players")
+    if not isinstance(players, list) or not all(isinstance(n, int) and not isinstance(n, bool) for n in players):
+        return  # the schema reports a malformed list; nothing sound to narrow to
+    allowed = {str(n) for n in players}
+    for path in _PER_COUNT:
+        mapping: Any = doc
+        written: Any = own
+        for step in path:
+            mapping = mapping.get(step) if isinstance(mapping, dict) else None
+            written = written.get(step) if isinstance(written, dict) else None
+        if not isinstance(mapping, dict):
+            continue
+        for key in [k for k in mapping if str(k) not in allowed]:
+            if not (isinstance(written, dict) and key in written):
+                del mapping[key]
+                _forget(origins, path + (key,))
 
 
 def _forget(origins: dict[JsonPath, Origin], path: JsonPath) -> None:

@@ -50,9 +50,11 @@ def round_end_lines(end: RoundEnd) -> list[str]:
     exempt = f"; {seat_name(end.exempt)} keeps their hand without penalty" if end.exempt is not None else ""
     lines = [f"  round ends: {end.reason}{exempt} (after {end.turns} turns)"]
     for seat, score in enumerate(end.scores):
+        # Each plugin's points by name, so the parts add up to the round score.
+        plugins = "".join(f", {points[seat]:+d} {plugin}" for plugin, points in end.adjustments if points[seat])
         lines.append(
             f"  {seat_name(seat)}: {score:+d}  (captured {end.captured[seat]}, chips received "
-            f"{end.chips_received[seat]}, chips held {end.chips_held[seat]}, in hand {end.cards_in_hand[seat]})"
+            f"{end.chips_received[seat]}, chips held {end.chips_held[seat]}, in hand {end.cards_in_hand[seat]}{plugins})"
         )
     return lines
 

@@ -52,6 +52,8 @@ MESSAGES: dict[str, str] = {
     "deal.exact": "Each of the {players} players is dealt {hand} cards; none are left over.",
     "deal.set_aside": "Each of the {players} players is dealt {hand} cards; the other {left} are set aside for the later rounds.",
     "deal.left_out": "Each of the {players} players is dealt {hand} cards; the other {left} stay out of the round, unseen.",
+    "deal.set_aside_one": "Each of the {players} players is dealt {hand} cards; the one card left over is set aside for the later rounds.",
+    "deal.left_out_one": "Each of the {players} players is dealt {hand} cards; the one card left over stays out of the round, unseen.",
     "deal.each_round": "Every round is dealt afresh from the whole deck, shuffled again.",
     "deal.once": "The deck is shuffled once per game: later rounds are dealt from the cards set aside, so no card is dealt twice.",
     # the hand
@@ -227,6 +229,8 @@ def _deck(rules: Rules):
         hand = rules.hand_size[n]
         left = in_play - hand * n
         deal = "deal.exact" if not left else "deal.set_aside" if rules.shuffle_once else "deal.left_out"
+        if left == 1:  # one card reads as a card, not as "the other 1"
+            deal += "_one"
         yield Sentence(deal, {"players": n, "hand": hand, "left": left})
     yield Sentence("deal.once" if rules.shuffle_once else "deal.each_round")
 
@@ -370,6 +374,7 @@ def _plugins(rules: Rules):
         summary = _plugin_summary(rules.plugins.get_plugin(name))
         if config:
             shown = ", ".join(f"{key}={value}" for key, value in config.items())
+            shown = shown if len(shown) <= 200 else shown[:200] + "..."  # a spec's text is not a summary's
             yield Sentence("plugins.item_config", {"name": name, "config": shown, "summary": summary})
         else:
             yield Sentence("plugins.item", {"name": name, "summary": summary})

@@ -1,0 +1,160 @@
+"""Every bound scoutlab puts on its input, in one place, and the helpers that enforce them.
+
+A spec, a position, a record, a line of the engine protocol or a bot's answer is
+checked against these figures before anything else reads it, so no input can make
+scoutlab recurse past Python's stack, hold a file of any size in memory, or print
+back more than a short excerpt of what it was given. The docs quote these figures
+(docs/spec-reference.md "Limits", docs/engine-protocol.md "Limits"); tests import them.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import stat
+import sys
+from collections.abc import Iterable
+from typing import Any
+
+#: A spec file or pasted spec text, in bytes of UTF-8 (1 MB); shipped variants are under 2 KB.
+MAX_SPEC_BYTES = 1_000_000
+#: A position file or position text, in bytes of UTF-8 (1 MB).
+MAX_POSITION_BYTES = 1_000_000
+#: A game record file, in bytes (10 MB); a five-player official game is about 30 KB.
+MAX_RECORD_BYTES = 10_000_000
+#: One request line of `scoutlab engine`, in characters (1 MB): enough for a position sent inline.
+MAX_PROTOCOL_LINE = 1_000_000
+#: One answer line of an external bot, in bytes (64 KB); an action in notation is under 40.
+MAX_BOT_ANSWER = 65_536
+#: Nesting of lists and mappings in any YAML or JSON input; a shipped spec needs 5, its record 6.
+MAX_NESTING = 64
+#: A mapping key in YAML input, in characters; a spec's longest is 22 (`exempt_last_show_owner`).
+MAX_KEY_CHARS = 100
+#: An action written in notation, in characters; `scout right flip 12 show 10-12` is 31.
+MAX_NOTATION = 100
+#: The action codes a compiled variant holds in tables (see `compiled_codes`): about 40 bytes each,
+#: so 100,000 is about 4 MB; the official deck needs 8,511. Allows decks of up to 153 cards (18 numbers).
+MAX_COMPILED_CODES = 100_000
+#: Characters of an input quoted back in an error message.
+EXCERPT_CHARS = 40
+
+
+class InputTooLarge(ValueError):
+    """An input over one of the limits above; the message names the limit and the figure."""
+
+
+def megabytes(size: int) -> str:
+    """`1_000_000` -> `1 MB`, `65_536` -> `64 KB`: limits as the docs write them."""
+    if size >= 1_000_000 and size % 1_000_000 == 0:
+        return f"{size // 1_000_000} MB"
+    if size % 1024 == 0:
+        return f"{size // 1024} KB"
+    return f"{size:,} bytes"
+
+
+def excerpt(value: Any, limit: int = EXCERPT_CHARS) -> str:
+    """`repr(value)` for a message, cut to about `limit` characters with the full length said.
+
+    `excerpt("show " + "1" * 5000)` -> `'show 11111111111111111111111111111111111'... (5,005 characters)`.
+    """
+    if isinstance(value, str):
+        if len(value) <= limit:
+            return repr(value)
+        return f"{value[:limit]!r}... ({len(value):,} characters)"
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 128:
+        return f"a {value.bit_length():,}-bit number"  # str() of a huge int is slow and is itself an echo
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
+
+
+def compiled_codes(deck_size: int) -> int:
+    """The action codes a variant's compiled tables hold for a deck of `deck_size` cards.
+
+    The engine lays out actions for hands as large as the whole deck (legal.Layout):
+    every show (deck_size²) and every scout into each hand size from either or both
+    ends (3 x (deck_size + 1) x (deck_size + 2)). tests/test_bad_input.py checks this
+    against a real Layout.
+    """
+    return deck_size * deck_size + 3 * (deck_size + 1) * (deck_size + 2)
+
+
+def nesting(value: Any) -> int:
+    """How deeply lists and mappings nest in `value` (a scalar is 0); iterative, so any depth is safe."""
+    deepest = 0
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children: Iterable[Any]
+        if isinstance(item, dict):
+            children = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        deepest = max(deepest, depth)
+        if depth > MAX_NESTING:
+            return depth  # deep enough to refuse: no need to walk the rest
+        stack.extend((child, depth + 1) for child in children)
+    return deepest
+
+
+def too_deep() -> str:
+    """The one wording for nesting past MAX_NESTING, so every door says the same."""
+    return f"nested deeper than {MAX_NESTING} levels of lists and mappings"
+
+
+def loads_json(text: str) -> Any:
+    """`json.loads` that never recurses past MAX_NESTING nor reads a number of more than 4,300 digits.
+
+    Raises ValueError with a one-line reason (json.JSONDecodeError for malformed JSON,
+    whose `msg`, `lineno` and `colno` say where).
+    """
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        raise ValueError(too_deep()) from None
+    except json.JSONDecodeError:
+        raise
+    except ValueError:  # Python's cap on int() of long digit strings
+        raise ValueError(f"a number has more than {sys.get_int_max_str_digits():,} digits") from None
+    if nesting(value) > MAX_NESTING:
+        raise ValueError(too_deep())
+    return value
+
+
+def check_size(size: int, limit: int, what: str) -> None:
+    """Raise InputTooLarge when `size` (bytes) is over `limit`, naming both."""
+    if size > limit:
+        raise InputTooLarge(f"{what} is {size:,} bytes, more than the limit of {megabytes(limit)} ({limit:,} bytes)")
+
+
+class NotAFile(OSError):
+    """A path that names a pipe, a socket or a device: reading it could wait for ever or never end."""
+
+    def __str__(self) -> str:
+        return self.strerror or super().__str__()
+
+
+def read_capped(path: str, limit: int, what: str, encoding: str = "utf-8-sig") -> str:
+    """The text of a regular file of at most `limit` bytes; InputTooLarge past it, without reading the rest.
+
+    A pipe or a device is refused (NotAFile) before anything is read: opening one is
+    not allowed to wait for a writer. OSError and UnicodeDecodeError pass through for
+    the caller to word.
+    """
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
+        if not stat.S_ISREG(mode):
+            raise NotAFile(errno.EINVAL, "not a regular file (a pipe, a socket or a device), so it is not read")
+    except OSError:
+        os.close(fd)
+        raise
+    with open(fd, "rb") as handle:
+        data = handle.read(limit + 1)
+        if len(data) > limit:
+            check_size(max(handle.seek(0, 2), len(data)), limit, what)
+    return data.decode(encoding)

@@ -1,0 +1,304 @@
+"""Bad input at every door of the command line: one line that says where and why, never a traceback.
+
+The engine-protocol corpus lives in tests/bad_protocol/ (described in its expected.yaml);
+bad specs and records have their own corpora (tests/bad_specs/, tests/bad_records/),
+run by test_spec.py and test_records.py. Here: the limits themselves, each command on
+deep or oversized input, and `extends` of files that are not specs.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from scoutlab.base.limits import (
+    MAX_COMPILED_CODES,
+    MAX_NESTING,
+    MAX_PROTOCOL_LINE,
+    MAX_SPEC_BYTES,
+    compiled_codes,
+    excerpt,
+    loads_json,
+    nesting,
+    read_capped,
+)
+from scoutlab.cli import main
+from scoutlab.engine.legal import Layout
+from scoutlab.protocol import serve
+from scoutlab.rules import load_rules
+from scoutlab.spec.variant import SpecError, load_spec_text, shipped_variants
+
+ROOT = Path(__file__).resolve().parents[1]
+BAD_SPECS = ROOT / "tests" / "bad_specs"
+PROTOCOL = ROOT / "tests" / "bad_protocol"
+PROTOCOL_CORPUS = yaml.safe_load((PROTOCOL / "expected.yaml").read_text(encoding="utf-8"))
+ACCOUNTS = BAD_SPECS / "lib" / "accounts"
+
+
+def one_line_error(capsys, command: list[str]) -> str:
+    """Run `scoutlab COMMAND`; it must fail with one short line on stderr and no traceback."""
+    assert main(command) == 1
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    assert len(err.strip().splitlines()) == 1, err[:2000]
+    assert len(err) < 600, "an error quotes an excerpt, never the input"
+    return err
+
+
+# --------------------------------------------------------------------------- the limits themselves
+
+
+@pytest.mark.parametrize("width", [1, 12, 45, 153])
+def test_compiled_codes_counts_what_the_engine_lays_out(width):
+    layout = Layout(width)
+    assert compiled_codes(width) == len(layout.shows) + sum(len(codes) for codes in layout.scouts)
+
+
+@pytest.mark.parametrize("name", [name for name, _ in shipped_variants()])
+def test_every_shipped_variant_is_within_the_budget(name):
+    assert compiled_codes(load_rules(name).codec.width) <= MAX_COMPILED_CODES
+
+
+def test_the_budget_allows_18_numbers_and_not_19():
+    def spec(highest: int) -> str:
+        return (f"extends: official\nname: wide\nplayers: [3]\ndeck: {{highest: {highest}, remove: {{4: null}}}}\n"
+                "deal: {hand_size: {4: null, 5: null}}\n")
+
+    assert load_spec_text(spec(18)).doc["deck"]["highest"] == 18
+    with pytest.raises(SpecError, match=r"a deck of 171 cards \(numbers 1 to 19\) compiles to 118,509 action codes"):
+        load_spec_text(spec(19))
+
+
+def test_excerpt_keeps_the_start_and_says_the_length():
+    assert excerpt("keep") == "'keep'"
+    assert excerpt("x" * 41) == "'" + "x" * 40 + "'... (41 characters)"
+    assert excerpt(2**200) == "a 201-bit number"
+    assert excerpt(12) == "12"
+
+
+def test_nesting_is_measured_without_recursion():
+    deep: list = []
+    for _ in range(100_000):
+        deep = [deep]
+    assert nesting(deep) == MAX_NESTING + 1  # it stops counting once the limit is passed
+    assert nesting({"a": [1, {"b": []}]}) == 4 and nesting([]) == 1 and nesting(5) == 0
+
+
+@pytest.mark.parametrize("text, message", [
+    ("[" * 100_000, "nested deeper than 64 levels"),
+    ("[" * 65 + "]" * 65, "nested deeper than 64 levels"),
+    ("1" * 5000, "a number has more than 4,300 digits"),
+])
+def test_loads_json_refuses_what_would_break_python(text, message):
+    with pytest.raises(ValueError, match=message):
+        loads_json(text)
+    assert loads_json("[" * 64 + "]" * 64) is not None
+
+
+def test_read_capped_stops_at_the_limit(tmp_path):
+    path = tmp_path / "big"
+    path.write_bytes(b"a" * 101)
+    with pytest.raises(ValueError, match=r"the file is 101 bytes, more than the limit of 100 bytes"):
+        read_capped(str(path), 100, "the file")
+    for endless in ("/dev/zero", "/dev/stdin"):  # a device or a pipe is not read at all: it may never end
+        if Path(endless).exists():
+            with pytest.raises(OSError, match="not a regular file"):
+                read_capped(endless, 1000, "the file")
+
+
+def test_a_pipe_named_as_a_spec_is_refused_without_waiting(tmp_path, capsys):
+    fifo = tmp_path / "spec.yaml"
+    os.mkfifo(fifo)  # nobody writes: opening it for reading would wait for ever
+    err = one_line_error(capsys, ["validate", str(fifo)])
+    assert f"{fifo}: $: cannot read the file: not a regular file (a pipe, a socket or a device)" in err
+
+
+# --------------------------------------------------------------------------- every command, deep or oversized
+
+
+DEEP_SPEC = BAD_SPECS / "deep_flow.yaml"
+
+
+@pytest.mark.parametrize("command", [
+    ["validate", str(DEEP_SPEC)],
+    ["rules", str(DEEP_SPEC)],
+    ["game", "--variant", str(DEEP_SPEC)],
+    ["diff", "official", str(DEEP_SPEC)],
+    ["simulate", str(DEEP_SPEC), "--games", "1"],
+])
+def test_a_5000_deep_spec_is_one_line_everywhere(capsys, command):
+    err = one_line_error(capsys, command)
+    assert f"{DEEP_SPEC}:4: $: nested deeper than 64 levels of lists and mappings" in err
+
+
+def test_a_deep_position_is_one_line(tmp_path, capsys):
+    path = tmp_path / "deep.yaml"
+    path.write_text("variant: official\nhands: " + "[" * 5000 + "\n")
+    assert f"{path}:2: $: nested deeper than 64 levels" in one_line_error(capsys, ["legal", str(path)])
+
+
+def test_a_deep_record_is_one_line(tmp_path, capsys):
+    path = tmp_path / "deep.json"
+    path.write_text('{"rounds": ' + "[" * 100_000)
+    assert f"{path}: $: nested deeper than 64 levels" in one_line_error(capsys, ["replay", str(path)])
+
+
+@pytest.mark.parametrize("command", [["validate"], ["rules"], ["game", "--variant"], ["diff", "official"]])
+def test_a_spec_over_1_mb_is_refused_unread(tmp_path, capsys, command):
+    path = tmp_path / "huge.yaml"
+    path.write_text("extends: official\nname: huge\ndescription: " + "d" * 30_000_000 + "\n")
+    err = one_line_error(capsys, [*command, str(path)])
+    size = path.stat().st_size
+    assert f"{path}: $: the spec file is {size:,} bytes, more than the limit of 1 MB (1,000,000 bytes)" in err
+
+
+def test_pasted_spec_text_is_capped_too():
+    with pytest.raises(SpecError, match=r"the spec text is 1,000,0\d\d bytes, more than the limit of 1 MB"):
+        load_spec_text("extends: official\nname: huge\ndescription: " + "d" * MAX_SPEC_BYTES + "\n")
+
+
+def test_a_spec_cannot_make_rules_print_more_than_its_summary(tmp_path, capsys):
+    path = tmp_path / "talkative.yaml"
+    path.write_text("extends: official\nname: talkative\ndescription: " + "d" * 900_000 + "\n")
+    err = one_line_error(capsys, ["rules", str(path)])
+    assert "$.description: must be at most 500 characters, got 900,000" in err
+
+
+@pytest.mark.parametrize("command", [["game", "--players"], ["game", "--seed"], ["simulate", "official", "--games"]])
+def test_a_5000_digit_number_argument_is_quoted_in_part(capsys, command):
+    with pytest.raises(SystemExit) as exited:
+        main([*command, "7" * 5000])
+    _out, err = capsys.readouterr()
+    assert exited.value.code == 2 and "Traceback" not in err
+    assert "invalid int value: '7777" in err and "(5,0" in err and len(err) < 800, err
+
+
+# --------------------------------------------------------------------------- extends reads only specs
+
+
+SECRET_LINES = [line for line in ACCOUNTS.read_text().splitlines() if line]
+
+
+def _leaks(text: str, lines: list[str]) -> list[str]:
+    """Lines of the file, or their first two fields, that appear in `text`."""
+    return [line for line in lines if line in text or ":".join(line.split(":")[:2]) + ":" in text]
+
+
+@pytest.mark.parametrize("command", [["validate"], ["rules"], ["game", "--variant"], ["diff", "official"], ["simulate"]])
+@pytest.mark.parametrize("target", ["copy", "etc"])
+def test_no_line_of_a_file_that_is_not_a_spec_is_ever_shown(tmp_path, capsys, command, target):
+    if target == "etc":
+        if not Path("/etc/passwd").is_file():
+            pytest.skip("no /etc/passwd here")
+        parent, lines = "/etc/passwd", [line for line in Path("/etc/passwd").read_text().splitlines() if line]
+    else:
+        (tmp_path / "passwd").write_text(ACCOUNTS.read_text())
+        parent, lines = "./passwd", SECRET_LINES
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(f"extends: {parent}\nname: curious\n")
+    extra = ["--games", "1"] if command == ["simulate"] else []
+    err = one_line_error(capsys, [*command, str(spec), *extra])
+    assert f"$.extends: '{parent}' is not a variant spec" in err
+    assert _leaks(err, lines) == []
+
+
+@pytest.mark.parametrize("name", ["extends_accounts.yaml", "extends_hashes.yaml", "extends_not_yaml.yaml"])
+def test_the_corpus_parents_that_are_not_specs_are_never_quoted(capsys, name):
+    parent = {"extends_accounts.yaml": "accounts", "extends_hashes.yaml": "hashes", "extends_not_yaml.yaml": "token.ini"}[name]
+    lines = [line for line in (BAD_SPECS / "lib" / parent).read_text().splitlines() if line]
+    fields = [field for line in lines for field in line.replace("=", ":").split(":") if len(field) >= 6]
+    assert main(["validate", str(BAD_SPECS / name)]) == 1
+    out, err = capsys.readouterr()
+    assert _leaks(out + err, lines) == [] and [f for f in fields if f in out + err] == []
+
+
+# --------------------------------------------------------------------------- the engine protocol corpus
+
+
+def _run_engine(text: str) -> list[dict]:
+    out = io.StringIO()
+    assert serve(io.StringIO(text), out) == 0
+    return [json.loads(line) for line in out.getvalue().splitlines()]
+
+
+@pytest.mark.parametrize("name", sorted(PROTOCOL_CORPUS))
+def test_the_bad_protocol_corpus(name, monkeypatch):
+    monkeypatch.chdir(ROOT)  # the corpus names spec files from the repository root
+    case = PROTOCOL_CORPUS[name]
+    lines = [line for line in (PROTOCOL / name).read_text(encoding="utf-8").splitlines() if line.strip()]
+    answers = _run_engine("\n".join(lines) + '\n{"id": "after", "cmd": "hello"}\n')
+    assert len(answers) == len(lines) + 1, "one answer per line"
+    *setup, bad, after = answers
+    assert all(answer["ok"] for answer in setup), setup
+    assert bad["ok"] is False and case["error"] in bad["error"], f"{name} ({case['case']}): {bad}"
+    assert len(json.dumps(bad)) < 600, "the answer quotes an excerpt, never the input"
+    assert after == {**after, "id": "after", "ok": True}, "the engine keeps serving"
+    for secrets in ("accounts", "hashes"):
+        if secrets in name:
+            lines = (BAD_SPECS / "lib" / secrets).read_text().splitlines()
+            assert _leaks(json.dumps(answers), lines) == []
+
+
+def test_the_protocol_corpus_lists_every_file():
+    assert sorted(PROTOCOL_CORPUS) == sorted(p.name for p in PROTOCOL.glob("*.jsonl"))
+
+
+def test_an_over_long_line_is_skipped_and_answered():
+    answers = _run_engine("x" * (MAX_PROTOCOL_LINE + 10) + '\n{"id": 1, "cmd": "hello"}\n')
+    assert answers[0] == {"id": None, "ok": False,
+                          "error": f"request line ignored: more than the limit of {MAX_PROTOCOL_LINE:,} characters"}
+    assert answers[1]["id"] == 1 and answers[1]["ok"]
+
+
+def test_an_endless_line_without_newline_is_answered_once():
+    answers = _run_engine("[" * (3 * MAX_PROTOCOL_LINE))
+    assert [a["error"] for a in answers] == [f"request line ignored: more than the limit of {MAX_PROTOCOL_LINE:,} characters"]
+
+
+def test_the_issues_command_answers_and_keeps_serving():
+    """`python3 -c "print('['*100000)" | scoutlab engine`, then a hello, as real processes."""
+    engine = subprocess.run(
+        [sys.executable, "-m", "scoutlab.cli", "engine"], input="[" * 100_000 + '\n{"id": 2, "cmd": "hello"}\n',
+        capture_output=True, text=True, timeout=60, cwd=ROOT,
+    )
+    assert engine.returncode == 0 and "Traceback" not in engine.stderr
+    first, second = map(json.loads, engine.stdout.splitlines())
+    assert first == {"id": None, "ok": False, "error": "not a request: nested deeper than 64 levels of lists and mappings"}
+    assert second["id"] == 2 and second["ok"]
+
+
+@pytest.mark.parametrize("command, said", [
+    (["game", "--bots", "b" * 5000], "unknown bot 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb'... (5,000 characters)"),
+    (["game", "--bots", "random:seed=" + "s" * 5000], "bot 'random'"),
+    (["simulate", "official:" + "9" * 5000], "official: 99999999999999999999... players is more than any variant seats"),
+    (["legal", str(BAD_SPECS / "lib" / "hashes")], "this is not a position: none of its top-level keys is a position's"),
+    (["replay", str(ACCOUNTS)], "not valid JSON"),
+    (["validate", str(ACCOUNTS)], "$: a variant spec is a mapping of keys such as schema_version, name and players, not a string"),
+    (["rules", str(BAD_SPECS / "lib" / "hashes")], "$: this is not a variant spec: none of its top-level keys is a spec's key"),
+])
+def test_long_or_foreign_arguments_are_one_short_line(capsys, command, said):
+    err = one_line_error(capsys, command)
+    hashes = (BAD_SPECS / "lib" / "hashes").read_text().splitlines()
+    assert said in err and _leaks(err, SECRET_LINES + hashes) == []
+
+
+def test_a_long_id_is_not_echoed():
+    [answer] = _run_engine(json.dumps({"id": "i" * 5000, "cmd": "hello"}) + "\n")
+    assert answer["ok"] and answer["id"] is None
+    [answer] = _run_engine(json.dumps({"id": {"n": 7}, "cmd": "hello"}) + "\n")
+    assert answer["id"] == {"n": 7}, "a short id of any JSON kind is echoed as it came"
+
+
+def test_an_error_answer_is_cut_at_2000_characters(tmp_path):
+    spec = tmp_path / "typos.yaml"
+    spec.write_text("extends: official\nname: typos\n" + "".join(f"knob_{i}: 1\n" for i in range(200)))
+    [answer] = _run_engine(json.dumps({"cmd": "new_game", "variant": str(spec)}) + "\n")
+    assert answer["ok"] is False and answer["error"].startswith(f"{spec}:3: $.knob_0: unknown key 'knob_0'")
+    assert len(answer["error"]) < 2100 and answer["error"].endswith("more characters)")
