@@ -33,7 +33,8 @@ class Rules:
         doc = spec.doc
         self.spec = spec
         self.name: str = doc["name"]
-        self.description: str = doc.get("description", "")
+        description = doc.get("description", "")  # a string, or per language: the English here, screens use variant_text
+        self.description: str = description if isinstance(description, str) else description["en"]
         self.players: tuple[int, ...] = tuple(doc["players"])
 
         deck = doc["deck"]

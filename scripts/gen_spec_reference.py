@@ -38,7 +38,7 @@ The schema is `{VARIANT_SCHEMA_ID}` (JSON Schema 2020-12). Check specs with
 - The child is laid over its parent: mappings merge key by key, lists and other values
   replace the parent's, and `null` removes an inherited key (a `null` with nothing to
   remove is an error, as it is usually a misspelt key).
-- `name` and `description` are never inherited: each spec names and describes itself.
+- `name`, `title`, `description` and `kind` are never inherited: each spec names and describes itself.
 - A spec that narrows `players` stops inheriting the per-count entries (`deal.hand_size`,
   `deck.remove`) of the counts it no longer allows: no `null`s needed.
 - The merged document, without `extends`, is what the schema and the checks below see;
@@ -144,6 +144,8 @@ def _type(root: Schema, node: Schema) -> str:
         return f"`{node['const']}`"
     if "enum" in node:
         return " or ".join(f"`{value}`" for value in node["enum"])
+    if "oneOf" in node:  # e.g. text: a string, or a map of language code to string
+        return " or ".join(_type(root, choice) for choice in node["oneOf"])
     types = node.get("type")
     if isinstance(types, list):  # a union split by if/then/else on the first type
         chosen: dict[str, Schema] = {t: node["then"] if t == node["if"]["type"] else node.get("else", {}) for t in types}

@@ -97,7 +97,7 @@ def test_the_seeds_own_words_are_used_where_they_have_them():
     assert i18n.gettext_for("el")(hint) == (
         "Μπορείς να γυρίσεις όλα τα φύλλα σου μαζί μόνο τώρα. Μετά την πρώτη κίνηση, η σειρά και ο προσανατολισμός τους κλειδώνουν."
     )
-    ended = "nobody beat the last show, so the round ended."
+    ended = "Nobody beat the last show, so the round ended."
     assert i18n.gettext_for("ar")(ended) == "لم يتغلب أحد على آخر عرض، لذا انتهت الجولة."
 
 
@@ -109,3 +109,46 @@ def test_every_string_the_table_script_uses_is_handed_to_it():
     given = set(page_strings(i18n.gettext_for("en")))
     assert used <= given, f"table.js uses strings the page does not give it: {sorted(used - given)}"
     assert given <= used, f"strings given to table.js that it never uses: {sorted(given - used)}"
+
+
+# -- Persian: the zero-width non-joiner (U+200C) ---------------------------------------------------
+
+def test_the_spacing_check_catches_the_common_patterns_and_accepts_their_fixes():
+    from scoutlab.text.persian_spacing import problems
+
+    wrong = ["کارتهای", "میدهد", "نمیتواند", "شکستخورده", "گونهای", "بازیای", "قویتر", "وارونهاش", "ژتونها",
+             "برمیدارد", "انتخابشده", "کردهاید", "هیچکس", "باقیماندهٔ"]
+    right = ["کارت‌های", "می‌دهد", "نمی‌تواند", "شکست‌خورده", "گونه‌ای", "بازی‌ای", "قوی‌تر", "وارونه‌اش", "ژتون‌ها",
+             "برمی‌دارد", "انتخاب‌شده", "کرده‌اید", "هیچ‌کس", "باقی‌ماندهٔ"]
+    assert [problems(word) != [] for word in wrong] == [True] * len(wrong)
+    assert [problems(word) for word in right] == [[]] * len(right)
+    # Words that only look like a pattern, and suffixes after letters that never join.
+    assert problems("میز میان تنها بیشتر دورها کارها عددها کلیدهای نشده شده نهایی") == []
+
+
+def test_the_persian_catalog_has_its_zero_width_non_joiners():
+    from scoutlab.text.persian_spacing import problems
+
+    found = {msgid: problems(text) for msgid, text in i18n.catalog("fa").items() if problems(text)}
+    assert found == {}
+
+
+def test_the_shipped_variants_persian_words_have_their_zero_width_non_joiners():
+    from scoutlab.text.persian_spacing import problems
+    from scoutlab.text.variant_text import shipped_listing
+
+    for entry in shipped_listing("fa"):
+        assert problems(entry.title) + problems(entry.description) == [], entry.name
+
+
+def test_the_catalog_check_reports_a_missing_non_joiner(tmp_path, monkeypatch):
+    from babel.messages.catalog import Catalog
+
+    template = Catalog()
+    template.add("Your turn.")
+    monkeypatch.setattr(i18n_tools, "LOCALE", tmp_path)
+    for lang in OTHERS:
+        catalog = Catalog(locale=lang)
+        catalog.add("Your turn.", "نوبت شما است، کارتهای خود را ببینید." if lang == "fa" else "x")
+        i18n_tools.write(catalog, i18n_tools.po_path(lang))
+    assert i18n_tools.problems(template) == ["fa: کارتهای (plural ها/های) lacks a zero-width non-joiner, in 'Your turn.'"]

@@ -19,7 +19,8 @@ from scoutlab.rules import load_rules
 pexpect = pytest.importorskip("pexpect", reason="pexpect drives the terminal game (test extra)")
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
-PROMPTS = [r"keep/flip> ", r"your move> ", r"Final standings", pexpect.EOF]
+PROMPTS = [r"keep/flip> ", r"your move> ", r"Final standings", pexpect.EOF, r"Press Enter for the next round\. "]
+PAUSE = 4
 MOVE_LINE = re.compile(r"^(P\d) \(([^)]*)\): (\S.*?)(?:  [\[(].*)?$")
 
 
@@ -47,9 +48,14 @@ def test_a_whole_two_player_game_in_a_terminal():
     child = spawn("--variant", "two-player", "--seed", "5", "--bots", "random")
     transcript = []
     tried_bad_input = False
+    paused = 0
     while True:
         which = child.expect(PROMPTS)
         transcript.append(child.before)
+        if which == PAUSE:
+            paused += 1
+            child.sendline("")
+            continue
         if which >= 2:
             break
         prompt = PROMPTS[which]
@@ -70,6 +76,9 @@ def test_a_whole_two_player_game_in_a_terminal():
     text = plain(raw)
     assert "\x1b[1;4m" in raw, "on a terminal the top numbers are bold and underlined"
     assert "Round 1 ends: " in text and "Round 2 ends: " in text
+    assert paused == 1, "the game waits for Enter between the two rounds, not after the last"
+    assert "You act again: scout once more, or show." in text or "scout" not in text.split("Round 1 ends")[0]
+    assert not re.search("[\u200e\u200f\u202a-\u202e\u2066-\u2069]", raw), "no direction marks in English"
 
     # Replaying every printed move on the engine must reach the printed final scores.
     state = load_rules("two-player").new_game(2, 5)
@@ -94,7 +103,7 @@ def test_quit_and_end_of_input_leave_cleanly():
 
     child = spawn("--variant", "official", "--players", "4", "--seat", "3", "--seed", "1", "--bots", "random")
     child.expect(r"keep/flip> ")
-    assert "P2 (random): " in plain(child.before), "seats before yours choose first"
+    assert "P2 (Random bot): " in plain(child.before), "seats before yours choose first"
     child.sendeof()
     child.expect("You left the match.")
     child.expect(pexpect.EOF)
@@ -162,13 +171,14 @@ def test_every_word_goes_through_the_translator(monkeypatch):
         return lambda message, **values: "«" + (message.format(**values) if values else message) + "»"
 
     monkeypatch.setattr(terminal, "gettext_for", marked)
+    monkeypatch.setattr(screen, "WIDTH", 10_000)  # one message per line, so each can be checked whole
     _, text = play_scripted("official", 3, seed=4, seat=0)
     for line in text.splitlines():
         words, before = line, None
         while words != before:  # translated messages may nest (a show's description inside a line)
             words, before = re.sub(r"«[^«»]*»", "", words), words
         words = MOVE_LINE.sub("", words)  # a move line is a seat, a bot name and notation
-        words = re.sub(r"official|\(random\)", "", words)  # the variant's and the bots' names are names
+        words = re.sub(r"Official rules", "", words)  # the variant's title comes translated from its spec
         words = re.sub(r"^: .*", "", words)  # your own move: your (translated) name and notation
         assert not re.search(r"[A-Za-z]{3,}", words), f"untranslated text in {line!r}"
 
@@ -218,3 +228,80 @@ def test_hint_groups_scouts_by_end_and_orientation():
     assert f"  scout left G, with G from 0..{hand}" in lines
     assert f"  scout left flip G, with G from 0..{hand}" in lines
     assert any("Scout & Show moves, e.g." in line for line in lines)
+
+
+# -- what the round's end looks like on an 80x24 terminal ---------------------------------------------
+
+def _first_round_end(variant: str, players: int):
+    from scoutlab.state import GameState
+
+    rules = load_rules(variant)
+    state = GameState(rules, players, seed=2)
+    while not state.round_ends:
+        state.apply(state.legal_actions()[-1])
+    return rules, state.round_ends[0]
+
+
+@pytest.mark.parametrize("lang", ["en", "ar", "fa", "el", "bg"])
+@pytest.mark.parametrize("variant, players", [("official", 5), ("two-player", 2), ("two-player-28", 2)])
+def test_the_round_summary_fits_80_by_24_in_every_language(lang, variant, players):
+    from dataclasses import replace
+
+    from scoutlab.text.i18n import gettext_for
+
+    rules, end = _first_round_end(variant, players)
+    _ = gettext_for(lang)
+    names = [f"P{s + 1} ({_('you') if s == 0 else 'heuristic'})" for s in range(players)]
+    for reason in ("hand_emptied", "everyone_scouted", "opponent_stuck", "turn_cap", "no_legal_action"):
+        lines = screen.round_end(replace(end, reason=reason, exempt=1), rules, names, screen.Style(False), _)
+        assert max(map(len, lines)) <= 80, [line for line in lines if len(line) > 80]
+        assert len(lines) + 2 <= 24  # with the blank line before it and the prompt to go on
+
+
+def test_the_game_waits_for_enter_between_rounds_and_says_when_you_act_again():
+    rules = load_rules("two-player")
+    state = rules.new_game(2, 3)
+    prompts = []
+
+    def ask(prompt: str) -> str:
+        prompts.append(prompt)
+        legal = [state.format(code) for code in state.legal_actions()]
+        scouts = [move for move in legal if move.startswith("scout")]
+        return scouts[0] if scouts else legal[-1]  # scout whenever possible: the extra turn follows
+
+    out = io.StringIO()
+    TerminalGame(rules, state, 0, [None, make_bot("random", rules, 1)], ask, out, pause=True).run()
+    text = out.getvalue()
+    assert prompts.count("Press Enter for the next round. ") == state.rounds - 1
+    lines = text.splitlines()
+    after_scouts = [lines[i + 1] for i, line in enumerate(lines) if line.startswith("P1 (you): scout")]
+    again = "You act again: scout once more, or show."
+    assert after_scouts.count(again) >= 3
+    assert all(line in (again, "") for line in after_scouts), "a scout is followed by the line, or by the round's end"
+    assert not any(lines[i + 1] == again for i, line in enumerate(lines) if line.startswith("P2 ")), "only after your scouts"
+
+
+def test_direction_marks_only_in_right_to_left_languages():
+    marks = re.compile("[\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+    _, english = play_scripted("official", 3, seed=4, seat=0, lang="en")
+    assert not marks.search(english)
+    assert screen.without_direction_marks("\u2066" + "3/7 4/1" + "\u2069") == "3/7 4/1"
+    _, persian = play_scripted("official", 3, seed=4, seat=0, lang="fa")
+    moves = [line for line in persian.splitlines() if re.match(r"^P\d \(", line) and ": " in line]
+    assert moves and all(": \u2066" in line and line.endswith("\u2069") for line in moves), "notation kept left to right"
+    assert persian.count("\u2066") == persian.count("\u2069")
+    rules = load_rules("official")
+    bots = [None, make_bot("random", rules, 1), make_bot("random", rules, 2)]
+    game = TerminalGame(rules, rules.new_game(3, 1), 0, bots, input, io.StringIO(), lang="fa")
+    game.say("\u2066" + "3/7" + "\u2069")
+    assert game.out.getvalue() == "\u2066" + "3/7" + "\u2069\n", "Persian keeps them: its card lists need them"
+    game = TerminalGame(rules, rules.new_game(3, 1), 0, bots, input, io.StringIO(), lang="en")
+    game.say("\u2066" + "3/7" + "\u2069")
+    assert game.out.getvalue() == "3/7\n"
+
+
+def test_columns_line_up_when_a_heading_has_a_zero_width_non_joiner():
+    heading = "کارت‌های برده"  # 13 characters, 12 columns: U+200C takes none
+    assert screen.columns_of(heading) == 12
+    rows = screen.counts_table("P", ["P1", "P2"], [(heading, [3, 10])])
+    assert all(screen.columns_of(row) == screen.columns_of(rows[0]) for row in rows)

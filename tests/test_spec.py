@@ -133,15 +133,15 @@ def test_two_player_28_keeps_scout_and_show():
 
 def test_locate_points_at_the_file_and_line_that_set_a_value():
     spec = load_spec("two-player")
-    assert spec.locate("$.scoring.unspent_chip") == ("variant two-player", 26)
-    assert spec.locate("$.scoring.card_in_hand") == ("variant official", 37)  # inherited
-    assert spec.locate(("deal", "hand_size", "2")) == ("variant two-player", 12)
-    assert spec.locate("$.end_conditions[1]") == ("variant two-player", 31)
-    assert spec.locate("$.plugins") == ("variant official", 48)
-    assert spec.locate("$.deck.remove.2.containing") == ("variant two-player", 9)  # a default: its parent's line
+    assert spec.locate("$.scoring.unspent_chip") == ("variant two-player", 38)
+    assert spec.locate("$.scoring.card_in_hand") == ("variant official", 49)  # inherited
+    assert spec.locate(("deal", "hand_size", "2")) == ("variant two-player", 24)
+    assert spec.locate("$.end_conditions[1]") == ("variant two-player", 43)
+    assert spec.locate("$.plugins") == ("variant official", 60)
+    assert spec.locate("$.deck.remove.2.containing") == ("variant two-player", 21)  # a default: its parent's line
     assert spec.locate("$") == ("variant two-player", 2)
     assert spec.problem("$.end_conditions[1]", "unknown end condition") == Problem(
-        "variant two-player", 31, "$.end_conditions[1]", "unknown end condition"
+        "variant two-player", 43, "$.end_conditions[1]", "unknown end condition"
     )
     with pytest.raises(ValueError):
         spec.locate("scoring.card_in_hand")

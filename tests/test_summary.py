@@ -167,6 +167,7 @@ KNOB_CHANGES = [
     ("deal: {shuffle: once, hand_size: {'3': 4, '4': 2, '5': 1}}", "deal.once", {}),
     ("deal: {shuffle: once, hand_size: {'3': 4, '4': 2, '5': 1}}", "deal.set_aside", {"players": 4, "hand": 2, "left": 36}),
     ("deal: {hand_size: {'5': 8}}", "deal.left_out", {"players": 5, "hand": 8, "left": 5}),
+    ("deck: {remove: {'4': null}}", "deal.left_out_one", {"players": 4, "hand": 11, "left": 1}),
     ("deck: {remove: {'5': {cards: ['1/2', '3/4']}}}\ndeal: {hand_size: {'5': 8}}", "deck.remove", {"players": 5, "in_play": 43}),
     ("deck: {remove: {'5': {cards: ['1/2', '3/4']}}}\ndeal: {hand_size: {'5': 8}}", "removal.card", {"card": "3/4"}),
     ("deck: {remove: {'4': {containing: [1, 10]}}}\ndeal: {hand_size: {'4': 7}}", "removal.numbers", {"numbers": [1, 10], "count": 17}),
@@ -252,3 +253,13 @@ def test_one_card_left_over_reads_as_one_card(fragment, message):
     changed = summary_of(f"deck: {{remove: {{'4': {{cards: []}}}}}}\n{fragment}")
     assert has(changed, message, players=4, hand=11, left=1), render_text(changed)
     assert "the other 1 " not in render_text(changed)
+def test_scoutlab_rules_speaks_the_language_asked_for(capsys):
+    from scoutlab.cli import main
+    from scoutlab.text.i18n import gettext_for
+
+    assert main(["rules", "two-player", "--lang", "el"]) == 0
+    text = capsys.readouterr().out
+    el = gettext_for("el")
+    assert text.startswith("Επίσημοι κανόνες για δύο: ")  # the spec's own Greek title and description
+    assert el(MESSAGES["section.deck"]) in text and "Players and deck" not in text
+    assert el(MESSAGES["scout.pays"]) in text

@@ -4,6 +4,7 @@ pages in every language, the match database (resume exactly, refuse foreign file
 from __future__ import annotations
 
 import random
+import re
 import sqlite3
 
 import pytest
@@ -48,7 +49,7 @@ def test_the_default_opponent_is_the_strongest_bot_available(client):
     expected = next(name for name in ("heuristic", "greedy", "random") if name in known_bots())
     assert default_bot() == expected
     answer = client.post("/api/new", json={"variant": "two-player", "players": 2, "seed": 3})
-    assert answer.json()["state"]["seats"][1]["bot"] == expected
+    assert answer.json()["state"]["seats"][1]["bot_id"] == expected
 
 
 def test_a_bot_that_runs_programs_on_the_server_is_never_offered(client):
@@ -182,7 +183,8 @@ def test_the_round_end_says_why_in_the_seeds_words(client):
         token, _ = new_match(client, "official", 3, seed=seed)
         final = play_to_end(client, token, seed)
         reasons.update((end["reason"], end["text"]) for end in final["round_ends"])
-    assert ("everyone_scouted", "nobody beat the last show, so the round ended.") in reasons
+    said = {text for reason, text in reasons if reason == "everyone_scouted"}
+    assert said and all(re.fullmatch(r"Nobody beat the show of Player \d: everyone else scouted instead\.", text) for text in said)
 
 
 def test_every_end_reason_has_its_own_words(client):
@@ -199,8 +201,31 @@ def test_every_end_reason_has_its_own_words(client):
         reason: end_reason(replace(end, reason=reason), match.rules, gettext_for("ar"))
         for reason in ("hand_emptied", "everyone_scouted", "opponent_stuck", "turn_cap", "no_legal_action")
     }
-    assert texts["everyone_scouted"] == "لم يتغلب أحد على آخر عرض، لذا انتهت الجولة."  # seed 001's own sentence
+    unnamed = end_reason(replace(end, reason="everyone_scouted", last_shower=None), match.rules, gettext_for("ar"))
+    assert unnamed == "لم يتغلب أحد على آخر عرض، لذا انتهت الجولة."  # the online version's own sentence
     assert len(set(texts.values())) == 5 and final["over"]
+
+
+def test_end_reasons_say_who_and_start_with_a_capital():
+    from dataclasses import replace
+
+    from scoutlab.explain import end_reason
+    from scoutlab.rules import load_rules
+    from scoutlab.state import GameState
+
+    rules = load_rules("two-player")
+    state = GameState(rules, 2, seed=1)
+    while not state.round_ends:
+        state.apply(state.legal_actions()[0])
+    end = replace(state.round_ends[0], last_shower=1, cards_in_hand=(3, 0))
+    said = {reason: end_reason(replace(end, reason=reason), rules) for reason in ("hand_emptied", "everyone_scouted", "opponent_stuck")}
+    assert said["hand_emptied"] == "P2 emptied their hand with a show."
+    assert said["everyone_scouted"] == "Nobody beat the show of P2: everyone else scouted instead."
+    assert said["opponent_stuck"] == "After the show of P2, P1 could neither show nor scout."
+    named = end_reason(replace(end, reason="hand_emptied"), rules, names=["Ana", "Bo"])
+    assert named == "Bo emptied their hand with a show."
+    for reason in ("turn_cap", "no_legal_action", "hand_emptied"):
+        assert end_reason(replace(end, reason=reason, last_shower=None, cards_in_hand=(3, 2)), rules)[0].isupper()
 
 
 # -- the database -----------------------------------------------------------------------------
@@ -295,6 +320,7 @@ def test_the_language_comes_from_the_browser_when_none_was_chosen(client):
 
 @pytest.mark.parametrize("variant", [name for name, _ in shipped_variants()])
 def test_the_rules_page_is_the_summary_of_scoutlab_rules(client, variant):
+    """Every sentence of `scoutlab rules` is on the page, but for what only the engine needs."""
     from markupsafe import escape
 
     from scoutlab.rules import load_rules
@@ -302,14 +328,28 @@ def test_the_rules_page_is_the_summary_of_scoutlab_rules(client, variant):
 
     rules = load_rules(variant)
     text = client.get(f"/rules/{variant}").text
-    for title, sentences in render(summarize(rules)):
+    summary = summarize(rules)
+    engine_only = {"Plugins in force"}
+    for section in summary.sections:
+        for sentence in section.sentences:
+            if sentence.id in ("end.cap", "strength.plugins", "score.plugins") or section.id == "plugins":
+                engine_only.update(s for s, _ in render(type(summary)(summary.variant, "", (type(section)(section.id, (sentence,)),)))[0][1])
+    for title, sentences in render(summary):
+        if title in engine_only:
+            assert str(escape(title)) not in text
+            continue
         assert str(escape(title)) in text
         for sentence, items in sentences:
+            if sentence in engine_only:
+                assert str(escape(sentence)) not in text, sentence
+                continue
             assert str(escape(sentence)) in text, sentence
             for item in items:
                 assert str(escape(item)) in text
     assert ("There is no Scout &amp; Show." in text) == (rules.sns_chips == 0)
     assert ("To scout you pay one of your own Scout chips" in text) == rules.scout_pays
+    for engine_word in ("Safety cap", "Plugins", "plugin", "P1 ", "seed"):
+        assert engine_word not in text, engine_word
 
 
 def test_the_rules_page_is_translated(client):

@@ -25,6 +25,7 @@ class RoundEnd:
     cards_in_hand: tuple[int, ...]
     turns: int
     adjustments: tuple[tuple[str, tuple[int, ...]], ...] = ()  # (plugin, points per seat) added to scores
+    last_shower: int | None = None  # who made the round's last show: the end reasons name them
 
 
 @dataclass(frozen=True)

@@ -51,7 +51,8 @@ def run(args: argparse.Namespace) -> int:
         bots[s] = make_bot(name, rules, bot_seed(seed, s))
     color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty() and not os.environ.get("NO_COLOR"))
     game = TerminalGame(rules, rules.new_game(players, seed), seat, bots, ask=input, out=sys.stdout,
-                        color=color, lang=args.lang or _locale_language(), delay=args.delay)
+                        color=color, lang=args.lang or _locale_language(), delay=args.delay,
+                        pause=sys.stdin.isatty())  # a piped script of moves has nobody to press Enter
     try:
         return game.run()
     finally:

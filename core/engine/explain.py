@@ -42,20 +42,36 @@ def describe_show(values: Sequence[int], kind: str | None, _: Gettext | None = N
     return f"{kind} {numbers}" if kind else numbers  # a kind only a plugin knows goes by the plugin's own word
 
 
-def end_reason(end: RoundEnd, rules: Rules, _: Gettext | None = None) -> str:
-    """Why a round ended, in the words of the seeds where they have them."""
+def end_reason(end: RoundEnd, rules: Rules, _: Gettext | None = None, names: Sequence[str] | None = None) -> str:
+    """Why a round ended, as a sentence that says who: "P2 emptied their hand with a show."
+
+    `names` are the seats' names as the screen shows them (P1, P2, ... without them).
+    """
     _ = _ or english
-    known = {
-        "hand_emptied": _("a hand was emptied by a show."),
-        "everyone_scouted": _("nobody beat the last show, so the round ended."),
-        "opponent_stuck": _("after the last show, the opponent could neither show nor scout."),
-        "turn_cap": _("the round reached the turn limit; nobody is spared the penalty for cards in hand."),
-        "no_legal_action": _("the player to act had no legal move."),
-    }
-    if end.reason in known:
-        return known[end.reason]
-    # A plugin's own condition: its description is the best we have (in English).
-    return next((c.description for name, c in rules.end_conditions if name == end.reason), end.reason)
+    names = list(names) if names is not None else [f"P{seat + 1}" for seat in range(len(end.scores))]
+    shower = end.last_shower
+    if end.reason == "hand_emptied":
+        emptied = end.cards_in_hand.index(0) if 0 in end.cards_in_hand else shower
+        if emptied is not None:
+            return _("{player} emptied their hand with a show.", player=names[emptied])
+        return _("A hand was emptied by a show.")
+    if end.reason == "everyone_scouted":
+        if shower is not None:
+            return _("Nobody beat the show of {player}: everyone else scouted instead.", player=names[shower])
+        return _("Nobody beat the last show, so the round ended.")
+    if end.reason == "opponent_stuck":
+        if shower is not None and len(names) == 2:
+            return _("After the show of {player}, {opponent} could neither show nor scout.",
+                     player=names[shower], opponent=names[1 - shower])
+        return _("After the last show, the opponent could neither show nor scout.")
+    if end.reason == "turn_cap":
+        return _("The round reached the turn limit; nobody is spared the penalty for cards in hand.")
+    if end.reason == "no_legal_action":
+        return _("The player to act had no legal move.")
+    # A plugin's own condition: its description, translated where the catalogs know it.
+    described = next((c.description for name, c in rules.end_conditions if name == end.reason), end.reason)
+    text = _(described)
+    return text[:1].upper() + text[1:]
 
 
 def why_illegal(state: GameState, code: int, _: Gettext | None = None) -> str:

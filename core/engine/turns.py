@@ -424,6 +424,7 @@ def _end_round(t: Table, reason: str, exempt: int) -> None:
     end = RoundEnd(
         t.round, reason, None if exempt < 0 else exempt, tuple(scores), tuple(captured),
         tuple(t.chips_received), tuple(t.chips_held), tuple(in_hand), t.turn,
+        (), None if t.last_shower < 0 else t.last_shower,  # no adjustments yet; who made the last show
     )
     if t.scores_hooked:
         end = t._hook_scores(end, scores)

@@ -7,6 +7,7 @@ word goes through the i18n gettext `_`; numbers and notation are never translate
 
 from __future__ import annotations
 
+import textwrap
 from collections import defaultdict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -21,11 +22,29 @@ if TYPE_CHECKING:
     from scoutlab.rules import Rules
 
 
-class Style:
-    """ANSI emphasis when the output is a terminal; plain text otherwise."""
+#: Unicode's direction marks, embeddings and isolates: what right-to-left text needs and nothing else does.
+DIRECTION_MARKS = dict.fromkeys([0x200E, 0x200F, 0x061C, *range(0x202A, 0x202F), *range(0x2066, 0x206A)])
 
-    def __init__(self, color: bool):
+
+def without_direction_marks(text: str) -> str:
+    """`text` without direction marks: a left-to-right terminal needs none, and some draw them as boxes."""
+    return text.translate(DIRECTION_MARKS)
+
+
+class Style:
+    """ANSI emphasis when the output is a terminal; plain text otherwise.
+
+    `isolate` (right-to-left languages) wraps card lists and notation in Unicode isolates,
+    so a terminal that lays out Arabic or Persian keeps `3/7 4/1` in its order.
+    """
+
+    def __init__(self, color: bool, isolate: bool = False):
         self.color = color
+        self.isolate = isolate
+
+    def ltr(self, text: str) -> str:
+        """`text` kept left to right inside right-to-left text (only where the language needs it)."""
+        return f"\u2066{text}\u2069" if self.isolate else text
 
     def _wrap(self, code: str, text: str) -> str:
         return f"\x1b[{code}m{text}\x1b[0m" if self.color else text
@@ -45,7 +64,7 @@ class Style:
         return f"{self.top(str(top(c)))}/{self.faint(str(bottom(c)))}"
 
     def cards(self, cards: Sequence[int]) -> str:
-        return " ".join(self.card(c) for c in cards)
+        return self.ltr(" ".join(self.card(c) for c in cards))
 
 
 def _right(text: str, width: int, shown: str) -> str:
@@ -65,9 +84,9 @@ def hand_grid(hand: Sequence[int], style: Style, _: Gettext, indent: str = "  ")
     return rows
 
 
-def table(view: View, rules: Rules, names: Sequence[str], style: Style, _: Gettext) -> list[str]:
-    """The round, the active set and its owner, and every seat's counts and score."""
-    lines = [style.strong(_("Round {number} of {rounds}", number=view.round + 1, rounds=view.rounds) + f" · {view.variant}")]
+def table(view: View, rules: Rules, names: Sequence[str], style: Style, _: Gettext, variant: str | None = None) -> list[str]:
+    """The round, the active set and its owner, and every seat's counts and score (`variant`: its title)."""
+    lines = [style.strong(_("Round {number} of {rounds}", number=view.round + 1, rounds=view.rounds) + f" · {variant or view.variant}")]
     if view.active:
         values = [top(c) for c in view.active]
         show = f"{style.cards(view.active)}  ({describe_show(values, rules.classify(tuple(values)), _)})"
@@ -85,13 +104,22 @@ def table(view: View, rules: Rules, names: Sequence[str], style: Style, _: Gette
     return lines + counts_table(_("Player"), names, columns, mark=view.to_act)
 
 
+def columns_of(text: str) -> int:
+    """How many terminal columns `text` takes: zero-width characters (U+200C, direction marks) take none."""
+    return len(text) - sum(1 for ch in text if ch == "\u200c" or ord(ch) in DIRECTION_MARKS)
+
+
+def _pad(text: str, width: int) -> str:
+    return text + " " * max(0, width - columns_of(text))
+
+
 def counts_table(first: str, names: Sequence[str], columns, mark: int | None = None) -> list[str]:
     """A row per seat: its name, then one number per (heading, values) column, right-aligned under the heading."""
-    width = max(len(first), *map(len, names))
-    rows = ["  " + first.ljust(width) + "".join(f"  {heading}" for heading, _ in columns)]
+    width = max(columns_of(first), *map(columns_of, names))
+    rows = ["  " + _pad(first, width) + "".join(f"  {heading}" for heading, _ in columns)]
     for seat, name in enumerate(names):
-        cells = "".join(f"  {values[seat]:>{len(heading)}}" for heading, values in columns)
-        rows.append(("> " if seat == mark else "  ") + name.ljust(width) + cells)
+        cells = "".join(f"  {values[seat]:>{columns_of(heading)}}" for heading, values in columns)
+        rows.append(("> " if seat == mark else "  ") + _pad(name, width) + cells)
     return rows
 
 
@@ -144,11 +172,21 @@ def all_legal(view: View, rules: Rules, width: int = 78) -> list[str]:
             for i in range(0, len(moves), per_line)]
 
 
+#: The width of the smallest terminal the game is laid out for (80x24).
+WIDTH = 80
+
+
+def wrapped(text: str, width: int | None = None) -> list[str]:
+    """A sentence on as many lines of at most `width` (else WIDTH) columns as it needs."""
+    return textwrap.wrap(text, width=width or WIDTH, break_long_words=False, break_on_hyphens=False) or [""]
+
+
 def round_end(end: RoundEnd, rules: Rules, names: Sequence[str], style: Style, _: Gettext) -> list[str]:
-    """Why the round ended and each seat's score line."""
-    lines = [style.strong(_("Round {number} ends: {reason}", number=end.round + 1, reason=end_reason(end, rules, _)))]
+    """Why the round ended and each seat's score line, within 80 columns."""
+    title = _("Round {number} ends: {reason}", number=end.round + 1, reason=end_reason(end, rules, _, names))
+    lines = [style.strong(line) for line in wrapped(title)]
     if end.exempt is not None:
-        lines.append(_("{player} owned the last show and loses nothing for the cards in hand.", player=names[end.exempt]))
+        lines += wrapped(_("{player} owned the last show and loses nothing for the cards in hand.", player=names[end.exempt]))
     columns = [(_("Captured"), end.captured)]
     if not rules.scout_pays:
         columns.append((_("Chips received"), end.chips_received))

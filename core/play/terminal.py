@@ -13,11 +13,14 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from scoutlab.bots import known_bots
-from scoutlab.engine.actions import NotationError, parse_action
+from scoutlab.engine.actions import NotationError, Scout, parse_action
 from scoutlab.engine.explain import why_illegal, why_illegal_action
 from scoutlab.play import screen
-from scoutlab.text.i18n import gettext_for
+from scoutlab.text.bot_names import bot_label
+from scoutlab.text.i18n import gettext_for, is_rtl
 from scoutlab.text.log import describe_action
+from scoutlab.text.notation_messages import translate_notation_error
+from scoutlab.text.variant_text import title
 
 if TYPE_CHECKING:
     from scoutlab.bots import Bot
@@ -57,20 +60,25 @@ class TerminalGame:
         color: bool = False,
         lang: str | None = None,
         delay: float = 0.0,
+        pause: bool = False,
     ):
         self.rules, self.state, self.seat, self.bots = rules, state, seat, bots
-        self.ask, self.out, self.delay = ask, out, delay
+        self.ask, self.out, self.delay, self.pause = ask, out, delay, pause
+        self.lang = lang
+        self.title = title(rules.spec.doc, lang)  # the variant as players call it, in their language
         self._ = gettext_for(lang)
-        self.style = screen.Style(color)
+        # Left-to-right text needs no direction marks, and some terminals draw them as boxes.
+        self.marks = is_rtl(lang or "")
+        self.style = screen.Style(color, isolate=is_rtl(lang or ""))
         _ = self._
         self.names = [
-            f"P{s + 1} ({_('you') if s == seat else _short(bots[s].name)})"
+            f"P{s + 1} ({_('you') if s == seat else _short(bot_label(bots[s].name, _))})"
             for s in range(state.players)
         ]
 
     def say(self, *lines: str) -> None:
         for line in lines:
-            print(line, file=self.out)
+            print(line if self.marks else screen.without_direction_marks(line), file=self.out)
         self.out.flush()
 
     def run(self) -> int:
@@ -78,8 +86,9 @@ class TerminalGame:
         _ = self._
         state = self.state
         self.say(
-            _("{variant}, {players} players, seed {seed}. You are {you}.", variant=self.rules.name,
-              players=state.players, seed=state.seed, you=self.names[self.seat]),
+            _("{variant}, {players} players, game number {seed}. You are {you}.",
+              variant=self.title, players=state.players, seed=state.seed,
+              you=self.names[self.seat]),
             _("Type a move such as 'show 2-3' or 'scout left 0', or 'help'."),
         )
         try:
@@ -91,17 +100,26 @@ class TerminalGame:
                     self._bot_turn()
                 if len(state.round_ends) > rounds_ended:
                     self.say("", *screen.round_end(state.round_ends[-1], self.rules, self.names, self.style, _), "")
+                    if self.pause and not state.is_over:
+                        self._wait()
         except Quit:
             self.say(_("You left the match."))
             return 0
         self.say(*screen.standings(state.totals, self.names, self.seat, self.style, _))
         return 0
 
+    def _wait(self) -> None:
+        """Hold the round's summary on screen until the player is ready: the next deal would scroll it away."""
+        try:
+            self.ask(self._("Press Enter for the next round. "))
+        except EOFError:
+            raise Quit from None
+
     def _bot_turn(self) -> None:
         state = self.state
         seat = state.to_act
         code = self.bots[seat].act(state.view(seat))
-        line = f"{self.names[seat]}: {describe_action(state, code)}"
+        line = f"{self.names[seat]}: {self.style.ltr(describe_action(state, code))}"
         state.apply(code)
         if self.delay:
             time.sleep(self.delay)
@@ -111,10 +129,11 @@ class TerminalGame:
         _ = self._
         view = self.state.view(self.seat)
         self.say("")
-        self.say(*screen.table(view, self.rules, self.names, self.style, _))
+        self.say(*screen.table(view, self.rules, self.names, self.style, _, self.title))
         if view.phase == "flip":
             self.say(*screen.flip_choice(view, self.rules, self.style, _))
-            prompt = "keep/flip> "  # the two words are notation, the same in every language
+            # TRANSLATORS: keep and flip are typed as they are in every language; say what they mean around them.
+            prompt = _("keep/flip> ")
         else:
             self.say(_("Your hand") + ":", *screen.hand_grid(view.hand, self.style, _))
             prompt = _("your move> ")
@@ -142,7 +161,7 @@ class TerminalGame:
             self.say(_("Moves") + ":", *screen.all_legal(view, self.rules))
             return False
         if word in ("table", "look"):
-            self.say(*screen.table(view, self.rules, self.names, self.style, _))
+            self.say(*screen.table(view, self.rules, self.names, self.style, _, self.title))
             self.say(_("Your hand") + ":", *screen.hand_grid(view.hand, self.style, _))
             return False
         return self._move(text)
@@ -153,7 +172,7 @@ class TerminalGame:
         try:
             action = parse_action(text)
         except NotationError as exc:
-            self.say(str(exc), _("Type 'hint' for the legal moves, or 'help'."))
+            self.say(translate_notation_error(str(exc), _), _("Type 'hint' for the legal moves, or 'help'."))
             return False
         try:
             code = self.rules.codec.encode(action)
@@ -163,9 +182,13 @@ class TerminalGame:
         if code not in state.legal_actions():
             self.say(why_illegal(state, code, _), _("Type 'hint' for the legal moves, or 'help'."))
             return False
-        line = f"{self.names[self.seat]}: {describe_action(state, code)}"
+        line = f"{self.names[self.seat]}: {self.style.ltr(describe_action(state, code))}"
+        rounds_ended = len(state.round_ends)
+        scouted = isinstance(self.rules.codec.decode(code), Scout)
         state.apply(code)
         self.say(line)
+        if scouted and state.to_act == self.seat and len(state.round_ends) == rounds_ended:
+            self.say(_("You act again: scout once more, or show."))  # the two-player rules' extra turn
         return True
 
     def _help(self) -> list[str]:

@@ -23,7 +23,7 @@ from scoutlab.spec.source import render_path
 if TYPE_CHECKING:
     from scoutlab.spec.variant import Spec
 
-NOT_RULES = ("name", "description")
+NOT_RULES = ("name", "title", "description", "kind")
 # Compared as a whole: one line per player count reads better than one per list inside it.
 WHOLE = ("$.deck.remove.*",)
 # Maps keyed by player count: rows for a count the right-hand variant does not play are left out.

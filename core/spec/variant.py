@@ -69,7 +69,7 @@ VARIANT_SCHEMA_ID = f"https://scoutlab.dev/schemas/variant/{SCHEMA_VERSION}.json
 MAX_EXTENDS_DEPTH = 10
 
 # Keys a spec never inherits: a variant that extends another names and describes itself.
-_OWN_KEYS = ("name", "description")
+_OWN_KEYS = ("name", "title", "description", "kind")
 _SHIPPED_PREFIX = "variant "
 
 #: (file, line) that set a value of the merged document.
@@ -151,6 +151,8 @@ def shipped_variants() -> list[tuple[str, str]]:
     for name in _shipped_names():
         data = yamlsrc.parse(_read_shipped(name)).data
         description = data.get("description") if isinstance(data, dict) else None
+        if isinstance(description, dict):  # given per language: the English
+            description = description.get("en")
         variants.append((name, description if isinstance(description, str) else ""))
     return variants
 
@@ -226,6 +228,9 @@ def _explain(error: jsonschema.ValidationError) -> list[tuple[JsonPath, str]]:
     if kind == "type":
         wanted = [expected] if isinstance(expected, str) else expected
         return [(path, f"expected {' or '.join(_A_TYPE[t] for t in wanted)}, got {_describe(value)}")]
+    if kind == "oneOf" and "title" in schema:  # text in several languages: say what is wrong inside the mapping
+        inner = [found for sub in error.context if (sub.validator, tuple(sub.absolute_path)) != ("type", path) for found in _explain(sub)]
+        return inner or [(path, f"expected {schema['title']}, got {_describe(value)}")]
     if kind == "const" and path == ("schema_version",):
         return [(path, f"this scoutlab reads schema_version {SCHEMA_VERSION}; the spec says {excerpt(value)}")]
     if kind in ("enum", "const"):
@@ -242,6 +247,8 @@ def _explain(error: jsonschema.ValidationError) -> list[tuple[JsonPath, str]]:
         return [(path, "must not be empty")]
     if kind == "maxLength":
         return [(path, f"must be at most {expected:,} characters, got {len(value):,}")]
+    if kind == "maxProperties":
+        return [(path, f"must have at most {expected} entries, got {len(value)}")]
     if kind == "uniqueItems":
         return [(path + (i,), f"{excerpt(item)} is listed twice") for i, item in enumerate(value) if item in value[:i]]
     if kind == "pattern" and "title" in schema:
@@ -780,6 +787,9 @@ def _load(source: _Source) -> Spec:
     if problems:
         raise SpecError(sorted(set(problems), key=_problem_order))
     schema = _registry().contents(VARIANT_SCHEMA_ID)
+    if isinstance(doc["name"], dict):  # a name per language: the English one names the variant, all are its title
+        doc.setdefault("title", doc["name"])
+        doc["name"] = doc["name"]["en"]
     _fill_defaults(doc, schema)
     doc = {key: doc[key] for key in schema["properties"] if key in doc}  # the schema's order, whatever the chain's
     return Spec(doc["name"], doc, source.label, tuple(layer.source.label for layer in layers), origins)

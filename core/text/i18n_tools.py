@@ -3,6 +3,7 @@
     python -m scoutlab.text.i18n_tools extract   # scan core/ (Python and the web templates) into locale/scoutlab.pot
     python -m scoutlab.text.i18n_tools update    # merge the template into every language's .po (new strings come in empty)
     python -m scoutlab.text.i18n_tools check     # list every missing, empty, fuzzy or mistranslated entry; exit 1 if any
+                                                 # (Persian: also each word lacking a zero-width non-joiner)
 
 Strings are marked with `_("...")` (or `N_` where they are defined and translated later);
 templates call `_()` the same way. See docs/i18n.md.
@@ -16,6 +17,7 @@ from pathlib import Path
 
 from scoutlab.host.manager import make_manager
 from scoutlab.text.i18n import DEFAULT, DOMAIN, LANGUAGES
+from scoutlab.text.persian_spacing import problems as spacing
 from scoutlab.text.summary import MESSAGES
 
 PACKAGE = Path(__file__).resolve().parent.parent  # core/, every module of the package is scanned
@@ -104,6 +106,8 @@ def problems(template=None) -> list[str]:
                 found.append(f"{lang}: fuzzy {msgid!r}")
             elif sorted(_FIELD.findall(msgid)) != sorted(_FIELD.findall(message.string)):
                 found.append(f"{lang}: the fields of {msgid!r} differ in the translation {message.string!r}")
+            elif lang == "fa":
+                found += [f"fa: {word} lacks a zero-width non-joiner, in {msgid!r}" for word in spacing(message.string)]
         for msgid in sorted(set(have) - wanted):
             found.append(f"{lang}: {msgid!r} is no longer used (run update)")
     return found

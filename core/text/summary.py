@@ -40,6 +40,7 @@ MESSAGES: dict[str, str] = {
     "section.scoring": "Scoring",
     "section.game": "Rounds and winning",
     "section.plugins": "Plugins in force",
+    "section.differences": "How this variant differs from the official rules",
     # players and deck
     "deck.players": "For {counts:or} players.",
     "deck.cards": "The deck has one card for every pair of different numbers from {lowest} to {highest}: {size} cards.",
@@ -85,7 +86,7 @@ MESSAGES: dict[str, str] = {
     "strength.higher_lowest": "With equal count and kind, the higher lowest number wins.",
     "strength.wrap_start": "A run that wraps counts on past {highest}: {example} counts as {unwrapped}, so its lowest number is {start}.",
     "strength.equal": "Equal strength is not stronger: such a show may not be played.",
-    "strength.other": "The plugins in force change this order in ways not listed here.",
+    "strength.other": "This variant changes this order in ways not listed here.",
     "strength.plugins": "These plugins take part in deciding what a show is and which is stronger: {names:and}.",
     # end of a round
     "end.intro": "A round ends at once when:",
@@ -116,7 +117,7 @@ MESSAGES: dict[str, str] = {
     "plugins.none": "None: these are the rules exactly as the spec's knobs say.",
     "plugins.item": "{name}: {summary}.",
     "plugins.item_config": "{name} ({config}): {summary}.",
-    "seat": "P{number}",
+    "seat": "Player {number}",
 }
 
 

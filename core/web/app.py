@@ -22,6 +22,11 @@ from scoutlab.engine.actions import NotationError, parse_action
 from scoutlab.engine.state import IllegalAction
 from scoutlab.spec.variant import SpecError, load_spec, load_spec_text, shipped_variants
 from scoutlab.text import i18n
+from scoutlab.text.bot_names import bot_label
+from scoutlab.text.spec_messages import translate_problem
+from scoutlab.text.variant_text import description as variant_description
+from scoutlab.text.variant_text import shipped_listing
+from scoutlab.text.variant_text import title as variant_title
 from scoutlab.web.matches import Match, Matches, NotYourTurn, default_bot, rules_for
 from scoutlab.web.present import match_json
 from scoutlab.web.rulespage import rules_sections
@@ -102,18 +107,23 @@ def create_app(db_path: str, bot_delay_ms: int = 700) -> FastAPI:
 
     # -- pages --------------------------------------------------------------------------------
 
-    def variants_info() -> list[dict[str, Any]]:
+    def variants_info(lang: str) -> list[dict[str, Any]]:
+        """The shipped variants in the player's language: the official rules first, house rules last."""
         return [
-            {"name": name, "description": description, "players": players, "players_text": _count_range(players)}
-            for name, description in shipped_variants()
-            for players in [list(rules_for(load_spec(name)).players)]
+            {
+                "name": entry.name, "title": entry.title, "description": entry.description, "kind": entry.kind,
+                "players": list(entry.players), "players_text": _count_range(list(entry.players)),
+            }
+            for entry in shipped_listing(lang)
         ]
 
     def new_match_page(request: Request, status: int = 200, problems: list[str] = (), form: dict | None = None) -> HTMLResponse:
-        variants = variants_info()
+        _ = i18n.gettext_for(language(request))
+        variants = variants_info(language(request))
         form = form or {"variant": "official" if any(v["name"] == "official" for v in variants) else variants[0]["name"]}
+        bots = [{"name": name, "label": bot_label(name, _)} for name in offered_bots()]
         return page(
-            request, "new.html", status, variants=variants, bots=offered_bots(), problems=list(problems), form=form,
+            request, "new.html", status, variants=variants, bots=bots, problems=list(problems), form=form,
         )
 
     @app.get("/", response_class=HTMLResponse)
@@ -144,7 +154,7 @@ def create_app(db_path: str, bot_delay_ms: int = 700) -> FastAPI:
             bots = [b or default_bot() for b in opponents[: players - 1]]
             match = _start(spec.doc, players, bots, seed, _)
         except SpecError as exc:
-            return new_match_page(request, 422, [str(p) for p in exc.problems], form)
+            return new_match_page(request, 422, [translate_problem(p, _) for p in exc.problems], form)
         except (ValueError, BotError) as exc:
             return new_match_page(request, 422, [str(exc)], form)
         return RedirectResponse(f"/m/{match.token}", status_code=303)
@@ -156,7 +166,7 @@ def create_app(db_path: str, bot_delay_ms: int = 700) -> FastAPI:
             _ = i18n.gettext_for(language(request))
             return page(request, "message.html", 404, message=_("There is no match at this address."))
         return page(
-            request, "table.html", token=token, variant=match.rules.name, bot_delay_ms=bot_delay_ms,
+            request, "table.html", token=token, variant=variant_title(match.rules.spec.doc, language(request)), bot_delay_ms=bot_delay_ms,
             has_scout_show=match.rules.sns_chips > 0,
         )
 
@@ -166,7 +176,7 @@ def create_app(db_path: str, bot_delay_ms: int = 700) -> FastAPI:
         if variant not in {name for name, _d in shipped_variants()}:
             return page(request, "message.html", 404, message=_("There is no variant called {name}.", name=variant))
         rules = rules_for(load_spec(variant))
-        return page(request, "rules.html", rules=rules, sections=rules_sections(rules, _))
+        return page(request, "rules.html", rules=rules, sections=rules_sections(rules, _), words=_variant_words(rules, request))
 
     @app.get("/m/{token}/rules", response_class=HTMLResponse)
     def match_rules_page(request: Request, token: str):
@@ -174,7 +184,12 @@ def create_app(db_path: str, bot_delay_ms: int = 700) -> FastAPI:
         _ = i18n.gettext_for(language(request))
         if match is None:
             return page(request, "message.html", 404, message=_("There is no match at this address."))
-        return page(request, "rules.html", rules=match.rules, sections=rules_sections(match.rules, _), token=token)
+        return page(request, "rules.html", rules=match.rules, sections=rules_sections(match.rules, _), token=token,
+                    words=_variant_words(match.rules, request))
+
+    def _variant_words(rules, request: Request) -> dict[str, str]:
+        lang = language(request)
+        return {"title": variant_title(rules.spec.doc, lang), "description": variant_description(rules.spec.doc, lang)}
 
     # -- the JSON API ---------------------------------------------------------------------------
 
@@ -223,7 +238,8 @@ def create_app(db_path: str, bot_delay_ms: int = 700) -> FastAPI:
             seed = body.get("seed")
             match = _start(spec.doc, players, bots, seed if isinstance(seed, int) else None, _)
         except SpecError as exc:
-            return JSONResponse({"error": str(exc), "problems": [str(p) for p in exc.problems]}, status_code=422)
+            problems = [translate_problem(p, _) for p in exc.problems]
+            return JSONResponse({"error": "\n".join(problems), "problems": problems}, status_code=422)
         except (ValueError, BotError, TypeError) as exc:
             return error(request, 422, str(exc))
         return JSONResponse({"token": match.token, "url": f"/m/{match.token}", "state": state_of(request, match)})

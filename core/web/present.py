@@ -12,6 +12,7 @@ from typing import Any
 from scoutlab.engine.cards import bottom, format_card, top
 from scoutlab.engine.explain import describe_show, end_reason
 from scoutlab.engine.state import RoundEnd, View
+from scoutlab.text.bot_names import bot_label
 from scoutlab.text.i18n import Gettext
 from scoutlab.web.matches import LogEntry, Match
 
@@ -30,12 +31,17 @@ def seat_name(match: Match, seat: int, _: Gettext) -> str:
     return _("Player {number}", number=seat + 1)
 
 
+def seat_names(match: Match, _: Gettext) -> list[str]:
+    """Every seat's name, in seat order."""
+    return [seat_name(match, seat, _) for seat in range(match.state.players)]
+
+
 def log_text(match: Match, entry: LogEntry, _: Gettext) -> str:
     """One line of the move log."""
     player = seat_name(match, entry.seat, _) if entry.seat >= 0 else ""
     if entry.kind == "round_end":
         end = match.state.round_ends[entry.round]
-        return _("Round {number} ends: {reason}", number=entry.round + 1, reason=end_reason(end, match.rules, _))
+        return _("Round {number} ends: {reason}", number=entry.round + 1, reason=end_reason(end, match.rules, _, seat_names(match, _)))
     if entry.kind == "keep":
         return _("{player} keeps the hand as dealt.", player=player)
     if entry.kind == "flip":
@@ -70,7 +76,7 @@ def round_end_json(match: Match, end: RoundEnd, _: Gettext) -> dict[str, Any]:
         "round": end.round + 1,
         "reason": end.reason,
         "title": _("Round {number} is over", number=end.round + 1),
-        "text": end_reason(end, match.rules, _),
+        "text": end_reason(end, match.rules, _, seat_names(match, _)),
         "exempt": exempt,
         "lines": [
             {
@@ -190,7 +196,9 @@ def match_json(match: Match, _: Gettext, log_from: int = 0) -> dict[str, Any]:
             {
                 "seat": s,
                 "name": seat_name(match, s, _),
-                "bot": match.bot_names[s],
+                # as the player reads it; bot_id is the identifier (None at the browser's own seat)
+                "bot": None if bot is None else bot_label(bot, _),
+                "bot_id": bot,
                 "hand_size": view.hand_sizes[s],
                 # Received and held chips are both the Scout chips in front of the player.
                 "chips": view.chips_received[s] + view.chips_held[s],
@@ -200,7 +208,7 @@ def match_json(match: Match, _: Gettext, log_from: int = 0) -> dict[str, Any]:
                 "to_act": s == view.to_act and view.phase != "over",
                 "owner": s == view.active_owner,
             }
-            for s in range(view.players)
+            for s, bot in enumerate(match.bot_names)
         ],
         "legal": legal_moves(match, view),
         "hints": hints(match, view, _),

@@ -121,7 +121,7 @@
   async function explain(action) {
     const mine = ++asked;
     const answer = await call("GET", "/explain?action=" + encodeURIComponent(action));
-    if (mine === asked && answer.ok) say(answer.data.legal ? S.legal : answer.data.reason);
+    if (mine === asked && answer.ok) say(answer.data.legal ? S.legal : answer.data.reason, answer.data.legal ? "is-ok" : "is-refused");
   }
 
   function onSelect(index) {
@@ -131,7 +131,7 @@
     asked++;
     if (!selected.size) say("");
     else if (!run) say(S.pick_adjacent);
-    else if (!scout && state.legal.shows.some((s) => s[0] === run[0] && s[1] === run[1])) say(S.legal);
+    else if (!scout && state.legal.shows.some((s) => s[0] === run[0] && s[1] === run[1])) say(S.legal, "is-ok");
     else explain(scout ? scoutText() + " " + showText(run) : showText(run)); // the server says which rule it breaks
     draw();
   }
@@ -179,8 +179,10 @@
     ]);
   }
 
-  function say(text) {
+  // The tone is a class of the message line: is-ok for "This show is allowed.", is-refused (the default) for a reason.
+  function say(text, tone) {
     $("message").textContent = text || "";
+    $("message").className = "message " + (tone || "is-refused");
   }
 
   function update(next, keepMove) {

@@ -1,0 +1,189 @@
+"""Spec problems in the player's language: the browser shows a pasted spec's errors in any of the five.
+
+The spec layer (`scoutlab.spec`, the plugin host, the YAML reader) words each problem in
+English, once, for the command line and the tests. Here each of those sentences is
+matched against its English template, which is also the catalogs' message id, and
+re-said through `_`: the template translated, its fields (names, numbers, keys as
+written) carried over unchanged. A sentence no template knows stays in English, and
+`tests/test_spec_messages.py` fails for every problem of the bad-spec corpus that no
+template covers, so a new message in the spec layer cannot go untranslated unseen.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from scoutlab.text.i18n import N_, Gettext
+
+# The spec layer's sentences, as it words them: `{field}` stands for what it fills in.
+TEMPLATES: tuple[str, ...] = (
+    N_("unknown key {key}"),
+    N_("missing required keys {keys}"),
+    N_("missing required key {keys}"),
+    N_("expected {expected}, got {got}"),
+    N_("this scoutlab reads schema_version {version}; the spec says {value}"),
+    N_("{value} is not one of {options}"),
+    N_("must be at least {minimum}, got {value}"),
+    N_("must be at most {maximum} characters, got {value}"),
+    N_("must have at most {maximum} entries, got {value}"),
+    N_("must be at most {maximum}, got {value}"),
+    N_("must list at least {count} items"),
+    N_("must list at least {count} item"),
+    N_("must not be empty"),
+    N_("{value} is listed twice"),
+    N_("{value} is not a valid {what}"),
+    N_("must be greater than lowest ({lowest}): every card carries two different numbers"),
+    N_("a hand size for {count} players, but players is {players}; add {count} to players or drop this entry"),
+    N_("a removal for {count} players, but players is {players}; add {count} to players or drop this entry"),
+    N_("{count} players are allowed, but deal.hand_size has no entry for {count}"),
+    N_("{card} is not a card: its two numbers must differ"),
+    N_("{card} is not in the deck: numbers run from {lowest} to {highest}"),
+    N_("no card carries {number}: numbers run from {lowest} to {highest}"),
+    N_("dealing {hand} cards to each of {players} players needs {needed} cards, but the deck holds only {left} for {players} players"),
+    N_("dealing {hand} cards to each of {players} players x {rounds} rounds (shuffle: once) needs {needed} cards, but the deck holds only {left} for {players} players"),
+    N_("seat {seat} does not exist with {players} players (seats are 0 to {last})"),
+    N_("plugin {name} is listed twice"),
+    N_("plugin {name} is installed but {why}"),
+    N_("unknown plugin {name}"),
+    N_("plugin {name} is switched off: {why}"),
+    N_("plugin {name} failed to load: {why}"),
+    N_("plugin {name} rejected its config {config}: {why}"),
+    N_("plugin {name} takes no config, but the spec gives {config}"),
+    N_("unknown end condition {name}"),
+    N_("no shipped variant named {name}"),
+    N_("cannot extend the path {path} from a shipped variant; extend a shipped variant by name"),
+    N_("cannot extend the path {path} from text with no base directory; extend a shipped variant by name"),
+    N_("cannot extend {path}: it is a directory"),
+    N_("cannot extend {path}: no such file {file}"),
+    N_("the file is empty; a variant spec is a mapping of keys such as schema_version, name and players"),
+    N_("a variant spec is a mapping of keys such as schema_version, name and players, not {got}"),
+    N_("extends cycle: {chain}"),
+    N_("extends chain deeper than {depth} levels: {chain}"),
+    N_("null removes an inherited key, but nothing is inherited here"),
+    N_("duplicate key {key} (first set on line {line})"),
+    N_("malformed YAML: {detail}"),
+    N_("no such file"),
+    N_("this is a directory, not a spec file"),
+    N_("cannot read the file: permission denied"),
+    N_("not UTF-8 text (bad byte at offset {offset})"),
+    N_("cannot read the file: {why}"),
+    N_("{what} is {size} bytes, more than the limit of {limit} ({bytes} bytes)"),
+    N_("{spec} is not a variant spec: {why}"),
+    N_("this is not a variant spec: {why}"),
+    N_("a deck of {cards} cards (numbers {lowest} to {highest}) compiles to {codes} action codes (about {megabytes} MB); the limit is {limit}, a deck of at most {numbers} numbers (highest at most {highest_allowed})"),
+    N_("key {key} is longer than {limit} characters"),
+    N_("nested deeper than {depth} levels of lists and mappings"),
+    N_("nested deeper than {depth} levels of lists and mappings (through aliases)"),
+)
+
+# Endings the spec layer adds to a sentence; said separately, then joined.
+SUFFIXES: tuple[str, ...] = (
+    N_("; did you mean {word}?"),
+    N_(" (allowed here: {keys})"),
+    N_(" (available: {names})"),
+    N_(" (shipped: {names})"),
+    N_(" (known: {names})"),
+    N_(" (installed: {names})"),
+    N_("; to use the file {name}.yaml beside this spec, write ./{name}.yaml"),
+)
+
+# The kinds of value a problem names ("expected a whole number, got the string 'lots'").
+PHRASES: tuple[str, ...] = (
+    N_("a mapping"),
+    N_("a list"),
+    N_("a string"),
+    N_("a whole number"),
+    N_("a number"),
+    N_("true or false"),
+    N_("a string, or a mapping of language code to text"),
+    N_("a name, or a mapping of language code to name"),
+    N_("the string {value}"),
+    N_("the number {value}"),
+    N_("{first} or {second}"),
+    N_("language code"),
+    N_("player count (2 to 8)"),
+    N_("card (written 'a/b', e.g. '9/10')"),
+    N_("name (lowercase letters, digits, '-' and '_', starting with a letter)"),
+    N_("key"),
+    # why a file is not a spec at all
+    N_("a spec is a mapping of keys such as schema_version, name and players, not {got}"),
+    N_("{strangers} of its {count} top-level keys are not a spec's keys (run scoutlab validate on it to see them)"),
+    N_("{strangers} of its {count} top-level keys are not a spec's keys"),
+    N_("not valid YAML, and no line starts with a spec's key"),
+    N_("none of its top-level keys is a spec's key (a spec has schema_version, name, players, deck and so on)"),
+    N_("the spec text"),
+    N_("the spec file"),
+)
+_PHRASE_FIELDS = ("expected", "got", "what", "why")
+
+
+@cache
+def _pattern(template: str, anchored_end: bool = True) -> re.Pattern[str]:
+    """The template as a regular expression: each `{field}` matches any text, the same field the same text."""
+    parts, seen = [], set()
+    for literal, field in re.findall(r"([^{]*)(?:\{(\w+)\}|$)", template):
+        parts.append(re.escape(literal))
+        if field:
+            parts.append(f"(?P={field})" if field in seen else f"(?P<{field}>.+?)")
+            seen.add(field)
+    return re.compile("^" + "".join(parts) + ("$" if anchored_end else ""), re.S)
+
+
+def match_template(templates: tuple[str, ...], text: str) -> tuple[str, dict[str, str]] | None:
+    """The first template `text` is an instance of, with the text of each field; None if none fits."""
+    for template in templates:
+        found = _pattern(template).match(text)
+        if found:
+            return template, found.groupdict()
+    return None
+
+
+def _phrase(text: str, _: Gettext) -> str:
+    """A kind of value ("a list", "the string 'x'", "a list or a mapping") in the player's language."""
+    if " or " in text and text not in PHRASES and not text.startswith("the "):
+        first, second = text.rsplit(" or ", 1)
+        return _("{first} or {second}", first=_phrase(first, _), second=_phrase(second, _))
+    found = match_template(PHRASES, text)
+    if not found:
+        return text
+    template, fields = found  # a phrase may hold a phrase: "..., not a string"
+    return _(template, **{key: _phrase(value, _) if key in _PHRASE_FIELDS else value for key, value in fields.items()})
+
+
+def _split(message: str) -> tuple[str, list[tuple[str, dict[str, str]]]]:
+    """The sentence without the endings the spec layer added, and those endings (template, fields) in order."""
+    endings: list[tuple[str, dict[str, str]]] = []
+    while True:
+        for template in SUFFIXES:
+            found = re.match("(?P<_head>.*?)" + _pattern(template).pattern[1:], message, re.S)
+            if found:
+                fields = found.groupdict()
+                message = fields.pop("_head")
+                endings.insert(0, (template, fields))
+                break
+        else:
+            return message, endings
+
+
+def translate_message(message: str, _: Gettext) -> str:
+    """One problem's sentence (no file or path in front) in the player's language; English if unknown."""
+    message, endings = _split(message)
+    suffix = "".join(_(template, **fields) for template, fields in endings)
+    found = match_template(TEMPLATES, message)
+    if not found:
+        return message + suffix
+    template, fields = found
+    fields = {key: _phrase(value, _) if key in _PHRASE_FIELDS else value for key, value in fields.items()}
+    return _(template, **fields) + suffix
+
+
+def translate_problem(problem, _: Gettext) -> str:
+    """`FILE:LINE: $.path: message` with the message in the player's language (file and path as written)."""
+    where = problem.file if problem.line is None else f"{problem.file}:{problem.line}"
+    return f"{where}: {problem.path}: {translate_message(problem.message, _)}"
+
+
+def is_known(message: str) -> bool:
+    """Whether a template covers the sentence (the test over the bad-spec corpus asks this)."""
+    return match_template(TEMPLATES, _split(message)[0]) is not None
