@@ -68,7 +68,7 @@ def fingerprint(state: GameState) -> dict[str, Any]:
     Fill the legal-action cache first (`state.legal_actions()`), or asking for it later
     looks like a change. Trie nodes of the plugin path compare by the numbers they hold.
     """
-    taken = {key: _frozen(value) for key, value in vars(state).items() if key not in ("rules", "rng")}
+    taken = {key: _frozen(value) for key, value in state.fields().items() if key not in ("rules", "rng", "layout")}
     taken["rng"] = state.rng.getstate()
     return taken
 
@@ -118,7 +118,7 @@ def clone(state: GameState) -> GameState:
     Cheaper than deepcopy, which would also copy the compiled rules' caches.
     """
     twin = copy.copy(state)
-    for key, value in vars(state).items():
+    for key, value in state.fields().items():  # not vars(): a compiled state keeps its table's fields outside it
         if isinstance(value, list):
             setattr(twin, key, [list(v) if isinstance(v, list) else v for v in value])
     twin.rng = random.Random()
@@ -284,30 +284,43 @@ def assert_round_ends_explained(state: GameState) -> None:
     passed as RULES.md says (to the next seat, or, after a scout with an extra turn, the same seat).
     """
     rules = state.rules
-    again = GameState(rules, state.players, state.seed)
-    engine_check = again._check_round_end
-
-    def checked() -> None:
-        round_index, seat, code = again.history[-1]
-        action = rules.codec.decode(code)
-        scouted = isinstance(action, Scout) or (isinstance(action, ScoutShow) and action.show is None)
-        extra = rules.extra_turn and scouted  # a Scout & Show with no show ends as a plain scout
-        turn = seat if extra else (seat + 1) % state.players
-        where = f"round {round_index + 1}, turn {again.turn}, after P{seat + 1} played {again.format(code)!r}"
-        assert again.to_act == turn, f"{where}: P{again.to_act + 1} is to act, not P{turn + 1}"
-        due = due_round_end(again)
-        ended = len(again.round_ends)
-        engine_check()
-        reason = again.round_ends[-1].reason if len(again.round_ends) > ended else None
+    again = _Watched(rules, state.players, state.seed)
+    for _, _, code in state.history:
+        again.asked = None
+        again.apply(code)
+        if again.asked is None:
+            continue  # a hand-flip choice: no round ends on one
+        where, due, ended = again.asked
+        reason = again.round_ends[ended].reason if len(again.round_ends) > ended else None
         assert reason == due, f"{where}: the round {'ended as ' + reason if reason else 'went on'}, " + (
             f"but the variant's end conditions say {due}" if due else "but no end condition of the variant holds"
         )
-
-    # The engine calls it after every action of a round; this replay's instance only.
-    again._check_round_end = checked  # type: ignore[method-assign]
-    for _, _, code in state.history:
-        again.apply(code)
     assert [e.reason for e in again.round_ends] == [e.reason for e in state.round_ends], "the replay ended otherwise"
+
+
+class _Watched(GameState):
+    """A replay that stops at the engine's round-end check after each action, to see what is due there.
+
+    The engine asks `_hook_end_checks` at that moment when the end conditions are not all
+    built in; here they are treated as if none were, so it asks every time, and the
+    conditions then run as the rules' Python checks, which give the same answers.
+    """
+
+    def __init__(self, rules: Rules, players: int, seed: int) -> None:
+        super().__init__(rules, players, seed)
+        self.builtin_ends = False
+        self.asked: tuple[str, str | None, int] | None = None
+
+    def _hook_end_checks(self) -> bool:
+        round_index, seat, code = self.history[-1]
+        action = self.rules.codec.decode(code)
+        scouted = isinstance(action, Scout) or (isinstance(action, ScoutShow) and action.show is None)
+        extra = self.rules.extra_turn and scouted  # a Scout & Show with no show ends as a plain scout
+        turn = seat if extra else (seat + 1) % self.players
+        where = f"round {round_index + 1}, turn {self.turn}, after P{seat + 1} played {self.format(code)!r}"
+        assert self.to_act == turn, f"{where}: P{self.to_act + 1} is to act, not P{turn + 1}"
+        self.asked = (where, due_round_end(self), len(self.round_ends))
+        return super()._hook_end_checks()
 
 
 def assert_record_replays(state: GameState) -> None:
