@@ -33,7 +33,7 @@ fi
 # setuptools warns at every editable install that a folder named like the package could shadow
 # it; ours is core/, mapped by pyproject.toml, so the warning says nothing here.
 PYTHONWARNINGS="ignore:Editable installation" .venv/bin/python -m pip install --quiet -e ".[${SCOUTLAB_EXTRAS:-all}]"
-.venv/bin/python -c 'from scoutlab import native; print("setup.sh: the engine hot loop is", native.BUILD)'
+.venv/bin/python -c 'from scoutlab.engine import native; print("setup.sh: the engine hot loop is", native.BUILD)'
 # axe-core, the accessibility checker the browser tests inject into pages (tests/e2e/package.json: one exact version, no dependencies).
 if command -v npm >/dev/null; then
     (cd tests/e2e && npm install --no-package-lock --no-audit --no-fund --loglevel=error >/dev/null) \

@@ -4,12 +4,23 @@ Prints decisions per second and full games per second for 2 to 5 players, with t
 built-in rules alone and with the do-nothing `noop` plugin registered (the cost of hook
 dispatch). Run: python benchmarks/engine_speed.py [--games N] [--repeat R]
 It says which build of the hot loop ran; SCOUTLAB_PURE=1 measures the pure-Python source.
+
+`--builds` compares the compiled build with the pure-Python source side by side instead:
+each run is a child process (the build is chosen at import), the two builds alternate
+(compiled, pure, compiled, pure, ...), each child times its own games in CPU seconds, and
+the ratio printed is the median of the R paired ratios, so drift of a shared machine falls
+on both builds alike.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
+import statistics
+import subprocess
+import sys
 import time
 
 import yaml
@@ -41,12 +52,49 @@ def play(rules: Rules, players: int, games: int) -> tuple[int, float]:
     return decisions, time.perf_counter() - start
 
 
+def compare_builds(games: int, repeat: int) -> None:
+    """Compiled against pure Python, interleaved A B A B in child processes, per CPU-second."""
+    builds = {"compiled": {}, "pure": {"SCOUTLAB_PURE": "1"}}
+    base_env = {k: v for k, v in os.environ.items() if k != "SCOUTLAB_PURE"}
+    print(f"compiled vs pure-Python hot loop, {games} games per run, {repeat} interleaved pairs, per CPU-second")
+    print(f"{'variant':<16}{'players':>8}{'compiled dec/s':>16}{'pure dec/s':>12}{'ratio (median)':>16}{'range':>16}")
+    for variant, players in CASES:
+        rates: dict[str, list[float]] = {name: [] for name in builds}
+        for _ in range(repeat):
+            for name, extra in builds.items():
+                command = [sys.executable, __file__, "--child", variant, str(players), str(games)]
+                out = subprocess.run(command, env={**base_env, **extra}, capture_output=True, text=True, check=True)
+                result = json.loads(out.stdout)
+                expected = "compiled with mypyc" if name == "compiled" else "pure Python (SCOUTLAB_PURE is set)"
+                if result["build"] != expected:
+                    sys.exit(f"the {name} run used {result['build']!r}: install the compiled build first (./setup.sh)")
+                rates[name].append(result["decisions"] / result["cpu"])
+        ratios = [c / p for c, p in zip(rates["compiled"], rates["pure"])]
+        print(
+            f"{variant:<16}{players:>8}{statistics.median(rates['compiled']):>16,.0f}{statistics.median(rates['pure']):>12,.0f}"
+            f"{statistics.median(ratios):>15.2f}x{min(ratios):>9.2f}-{max(ratios):.2f}x"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=300, help="games per case (default 300)")
     parser.add_argument("--repeat", type=int, default=3, help="best of R runs (default 3)")
     parser.add_argument("--no-plugin", action="store_true", help="skip the do-nothing plugin runs")
+    parser.add_argument("--builds", action="store_true", help="compiled against pure Python, interleaved, per CPU-second")
+    parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.child:
+        variant, players, games = args.child[0], int(args.child[1]), int(args.child[2])
+        rules = load_rules(variant)
+        play(rules, players, 3)  # warm up: caches and the first allocations, as in the main runs
+        cpu = time.process_time()
+        decisions, _ = play(rules, players, games)
+        print(json.dumps({"decisions": decisions, "cpu": time.process_time() - cpu, "build": native.BUILD}))
+        return
+    if args.builds:
+        compare_builds(args.games, args.repeat)
+        return
     print(f"hot loop (scoutlab.legal): {native.BUILD}")
     print(f"{'variant':<16}{'players':>8}{'plugin':>8}{'decisions/s':>14}{'games/s':>10}{'decisions/game':>16}")
     for variant, players in CASES:

@@ -38,9 +38,11 @@ def play(variant: str, players: int, games: int, plugin: bool) -> int:
 
 def instructions(variant: str, players: int, games: int, plugin: bool) -> tuple[int, int]:
     """(instructions, decisions) of one run under callgrind."""
+    # sys.executable, not its realpath: a venv's python is a link to the base interpreter,
+    # which run by its own path does not see the venv, where scoutlab is installed.
     command = [
         "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-        os.path.realpath(sys.executable), __file__, "--variant", variant, "--players", str(players),
+        sys.executable, __file__, "--variant", variant, "--players", str(players),
         "--child", str(games), "--plugin" if plugin else "--no-plugin",
     ]
     out = subprocess.run(command, capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": "0"})

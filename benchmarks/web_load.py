@@ -1,21 +1,28 @@
 """Load test of `scoutlab serve` on loopback: many matches played to the end at once by scripted clients.
 
     python benchmarks/web_load.py                       # 50 concurrent matches of official, 3 players, random bots
+    python benchmarks/web_load.py --matches 500         # the issue's target: every match done, p99 under 1 s
     python benchmarks/web_load.py --matches 20 --variant two-player --players 2 --bots greedy
 
 The server runs as its own process (uvicorn on 127.0.0.1, a fresh SQLite file); each client
-is an asyncio task with httpx that starts a match, makes the browser seat's moves (chosen
-from the legal moves the server sends) and asks for the bots' moves, with no pauses.
+is an asyncio task that starts a match (a secret deal, as a browser gets), makes the browser
+seat's moves (chosen from the legal moves the server sends) and asks for the bots' moves,
+with no pauses: a closed loop, so every match always has one request in flight.
+The clients speak HTTP/1.1 over one keep-alive connection each with a few lines of asyncio
+(`--client httpx` for httpx): httpx costs about 2.5 ms of CPU a request, four times the
+server's cost, and on two cores the load generator would otherwise be what is measured.
 Afterwards the server is restarted on the same database and every match must still be
 there, finished, with the same totals: no error and no lost match, or the script exits 1.
-Prints the median and 99th percentile latency of a move request (the browser's move or one
-bot move), and the throughput.
+Prints the median and 99th percentile latency of a request (the browser's move or one
+bot move, as the client sees it), the throughput, CPU per request, and the server's
+resident memory (VmRSS) when started, after the load and at its peak (VmHWM).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import random
 import resource
@@ -56,6 +63,75 @@ def start_server(db: str, port: int) -> subprocess.Popen:
     sys.exit("the server did not start within 30 s")
 
 
+def memory_mb(pid: int) -> tuple[float, float]:
+    """(resident, peak resident) memory of a process in MB, from /proc (0, 0 where there is no /proc)."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            fields = dict(line.split(":", 1) for line in status if ":" in line)
+        return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
+    except (OSError, KeyError, ValueError):
+        return 0.0, 0.0
+
+
+class RawClient:
+    """A minimal HTTP/1.1 client: one keep-alive connection, JSON bodies, Content-Length framing (what uvicorn sends)."""
+
+    def __init__(self, host: str, port: int):
+        self.host, self.port = host, port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def request(self, method: str, path: str, body: object = None) -> tuple[int, object]:
+        payload = b"" if body is None else json.dumps(body).encode()
+        head = (f"{method} {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
+                f"Content-Type: application/json\r\nContent-Length: {len(payload)}\r\n\r\n").encode()
+        for attempt in (1, 2):  # a connection the server closed while idle is opened again once
+            try:
+                if self.writer is None:
+                    self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+                self.writer.write(head + payload)
+                status = int((await self.reader.readline()).split()[1])
+                length, close = 0, False
+                while (line := await self.reader.readline()) not in (b"\r\n", b""):
+                    name, _, value = line.partition(b":")
+                    name = name.strip().lower()
+                    if name == b"content-length":
+                        length = int(value)
+                    elif name == b"connection" and value.strip().lower() == b"close":
+                        close = True
+                data = await self.reader.readexactly(length)
+                if close:
+                    await self.aclose()
+                return status, json.loads(data) if data[:1] in (b"{", b"[") else data.decode()
+            except (ConnectionError, asyncio.IncompleteReadError, IndexError):
+                await self.aclose()
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
+    async def aclose(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            self.writer = None
+
+
+class HttpxClient:
+    """The same interface over a shared httpx.AsyncClient."""
+
+    def __init__(self, client: httpx.AsyncClient):
+        self.client = client
+
+    async def request(self, method: str, path: str, body: object = None) -> tuple[int, object]:
+        answer = await self.client.request(method, path, json=body)
+        try:
+            return answer.status_code, answer.json()
+        except ValueError:
+            return answer.status_code, answer.text
+
+    async def aclose(self) -> None:
+        pass
+
+
 def server_log(db: str, lines: int = 30) -> str:
     with open(db + ".server.log", encoding="utf-8", errors="replace") as log:
         return "".join(log.readlines()[-lines:])
@@ -73,44 +149,60 @@ def choose(state: dict, rng: random.Random) -> str:
     return f"scout {'right' if end else 'left'} {rng.randint(0, len(state['hand']))}"
 
 
-async def play_match(client: httpx.AsyncClient, index: int, args, latencies: list[float], errors: list[str]) -> tuple[str, list[int]] | None:
+async def play_match(client, index: int, args, latencies: list[float], errors: list[str]) -> tuple[str, list[int]] | None:
     rng = random.Random(index)
-    answer = await client.post("/api/new", json={
-        "variant": args.variant, "players": args.players, "bots": [args.bots] * (args.players - 1), "seed": index,
-    })
-    if answer.status_code != 200:
-        errors.append(f"match {index}: new -> {answer.status_code} {answer.text[:200]}")
-        return None
-    token, state = answer.json()["token"], answer.json()["state"]
-    while not state["over"]:
-        began = time.perf_counter()
-        since = {"log_from": state["log_size"]}  # as the page does: only the new log lines come back
-        try:
+    try:
+        status, body = await client.request("POST", "/api/new", {
+            "variant": args.variant, "players": args.players, "bots": [args.bots] * (args.players - 1),
+        })
+        if status != 200:
+            errors.append(f"match {index}: new -> {status} {str(body)[:200]}")
+            return None
+        token, state = body["token"], body["state"]
+        while not state["over"]:
+            began = time.perf_counter()
+            since = f"?log_from={state['log_size']}"  # as the page does: only the new log lines come back
             if state["your_turn"]:
-                answer = await client.post(f"/api/m/{token}/act", params=since, json={"action": choose(state, rng)})
+                status, body = await client.request("POST", f"/api/m/{token}/act{since}", {"action": choose(state, rng)})
             else:
-                answer = await client.post(f"/api/m/{token}/advance", params=since)
-        except httpx.HTTPError as exc:
-            errors.append(f"match {index}: {type(exc).__name__} {exc}")
-            return None
-        latencies.append(time.perf_counter() - began)
-        if answer.status_code != 200:
-            errors.append(f"match {index}: {answer.status_code} {answer.text[:200]}")
-            return None
-        state = answer.json()
+                status, body = await client.request("POST", f"/api/m/{token}/advance{since}")
+            latencies.append(time.perf_counter() - began)
+            if status != 200:
+                errors.append(f"match {index}: {status} {str(body)[:200]}")
+                return None
+            state = body
+    except (httpx.HTTPError, OSError, asyncio.IncompleteReadError, ValueError) as exc:
+        errors.append(f"match {index}: {type(exc).__name__} {exc}")
+        return None
+    finally:
+        await client.aclose()
     return token, [seat["total"] for seat in state["seats"]]
 
 
 async def run_all(base: str, args) -> tuple[list, list[float], list[str], float]:
     latencies: list[float] = []
     errors: list[str] = []
-    # Idle connections are dropped before the server's keep-alive timeout (15 s), never raced with it.
-    limits = httpx.Limits(max_connections=args.matches, max_keepalive_connections=args.matches, keepalive_expiry=5)
-    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as client:
-        began = time.perf_counter()
-        results = await asyncio.gather(*(play_match(client, i, args, latencies, errors) for i in range(args.matches)))
-        wall = time.perf_counter() - began
+    host, port = base.rsplit("//", 1)[1].split(":")
+    began = time.perf_counter()
+    if args.client == "raw":
+        clients = [RawClient(host, int(port)) for _ in range(args.matches)]
+        results = await asyncio.gather(*(play_match(c, i, args, latencies, errors) for i, c in enumerate(clients)))
+    else:
+        # Idle connections are dropped before the server's keep-alive timeout (15 s), never raced with it.
+        limits = httpx.Limits(max_connections=args.matches, max_keepalive_connections=args.matches, keepalive_expiry=5)
+        async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as shared:
+            results = await asyncio.gather(*(play_match(HttpxClient(shared), i, args, latencies, errors) for i in range(args.matches)))
+    wall = time.perf_counter() - began
     return results, latencies, errors, wall
+
+
+def run_loop(coroutine):
+    """Run on uvloop when it is installed (as uvicorn does), so the clients cost less CPU."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(coroutine)
+    return uvloop.run(coroutine)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -124,6 +216,7 @@ def main() -> int:
     parser.add_argument("--variant", default="official")
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--bots", default="random", help="the opponents' bot (default: random, so the server's own cost dominates)")
+    parser.add_argument("--client", choices=["raw", "httpx"], default="raw", help="the load generator's HTTP client (default: raw)")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as folder:
@@ -131,11 +224,13 @@ def main() -> int:
         port = free_port()
         base = f"http://127.0.0.1:{port}"
         server = start_server(db, port)
+        memory_before, _peak = memory_mb(server.pid)
         client_cpu = time.process_time()
         try:
-            results, latencies, errors, wall = asyncio.run(run_all(base, args))
+            results, latencies, errors, wall = run_loop(run_all(base, args))
         finally:
             client_cpu = time.process_time() - client_cpu
+            memory_after, memory_peak = memory_mb(server.pid)
             server.terminate()
             server.wait(timeout=10)
         server_cpu = sum(getattr(resource.getrusage(resource.RUSAGE_CHILDREN), f) for f in ("ru_utime", "ru_stime"))
@@ -162,7 +257,8 @@ def main() -> int:
         print(f"move latency: median {statistics.median(latencies) * 1000:.1f} ms, "
               f"p99 {percentile(latencies, 0.99) * 1000:.1f} ms, max {max(latencies) * 1000:.1f} ms")
     print(f"CPU: server {server_cpu:.1f} s ({server_cpu / max(1, len(latencies)) * 1000:.1f} ms a request, "
-          f"startup included), clients {client_cpu:.1f} s; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+          f"startup included), clients {client_cpu:.1f} s ({args.client}); load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print(f"server memory (VmRSS): {memory_before:.0f} MB started, {memory_after:.0f} MB after the load, peak {memory_peak:.0f} MB")
     for line in errors[:10]:
         print("error:", line)
     if errors:

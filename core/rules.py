@@ -105,12 +105,11 @@ class Rules:
         ]
         self.scores_hooked: bool = bool(self.score_adjusters)
         # Plugin code that runs mid-action may raise: then `apply` must be able to undo the action.
-        self.guarded: bool = (
-            not self.builtin_shows
-            or self.scores_hooked
-            or self.observed
-            or any(condition != builtin.scoutlab_end_conditions().get(name) for name, condition in self.end_conditions)
+        # Whether every end condition is the built-in one of its name, which the engine checks itself.
+        self.ends_builtin: bool = all(
+            condition == builtin.scoutlab_end_conditions().get(name) for name, condition in self.end_conditions
         )
+        self.guarded: bool = not self.builtin_shows or self.scores_hooked or self.observed or not self.ends_builtin
 
     def _shows_are_builtin(self) -> bool:
         """Whether the built-in rules alone classify and compare shows in this deck.

@@ -106,7 +106,7 @@ def test_pages_show_no_english(client, lang):
     answer = client.post(f"/new?lang={lang}", data={"variant": "official", "spec_text": bad_spec})
     assert answer.status_code == 422
     pages["/new (a bad spec)"] = answer.text
-    token = client.post(f"/api/new?lang={lang}", json={"variant": "two-player", "players": 2, "seed": 4}).json()["token"]
+    token = client.post(f"/api/new?lang={lang}", json={"variant": "two-player", "players": 2, "seed": 4, "practice": True}).json()["token"]
     pages["/m/<token>"] = client.get(f"/m/{token}?lang={lang}").text
     pages["/m/<token>/rules"] = client.get(f"/m/{token}/rules?lang={lang}").text
     found = {path: english_in(readable(page), lang) for path, page in pages.items()}
@@ -116,7 +116,7 @@ def test_pages_show_no_english(client, lang):
 @pytest.mark.parametrize("lang", OTHERS)
 @pytest.mark.parametrize("variant, players", [("two-player", 2), ("official", 3)])
 def test_match_states_show_no_english_from_the_first_move_to_the_standings(client, lang, variant, players):
-    answer = client.post(f"/api/new?lang={lang}", json={"variant": variant, "players": players, "seed": 7})
+    answer = client.post(f"/api/new?lang={lang}", json={"variant": variant, "players": players, "seed": 7, "practice": True})
     token = answer.json()["token"]
     import random
 

@@ -329,7 +329,7 @@ def test_every_list_field_of_a_state_says_how_apply_undoes_it():
         state = rules_with(variant, ["noop"]).new_game(players, 1)
         for _ in range(20):
             state.apply(state.legal_actions()[0])
-        lists = {key for key, value in vars(state).items() if isinstance(value, list)}
+        lists = {key for key, value in state.fields().items() if isinstance(value, list)}
         assert lists <= known, f"list fields {sorted(lists - known)}: add them to GameState._CHANGED, _GROWING or _REBOUND"
 
 

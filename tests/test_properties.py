@@ -5,14 +5,16 @@ covered without touching this file. Hypothesis draws the seed; random bots choos
 moves. The checks themselves live in `scoutlab.testing.invariants`, so plugin authors
 run the very same ones on their variants. Checked at every step: cards are conserved,
 legal actions are accepted and everything else is refused without a trace, a seat's
-view hides what it may not know. Checked per game: scores follow from the record,
-totals are the sums, the game ends, and the record replays byte for byte.
+view hides what it may not know. Checked per game: every round ends exactly when and as
+the variant's own end conditions say, scores follow from the record, totals are the sums,
+the game ends, and the record replays byte for byte.
 
 `python tests/test_properties.py [GAMES]` prints how often random play hits the turn cap.
 """
 
 from __future__ import annotations
 
+import copy
 import random
 import sys
 from dataclasses import fields, replace
@@ -29,6 +31,7 @@ from scoutlab.testing.invariants import (
     assert_cards_conserved,
     assert_record_replays,
     assert_refused,
+    assert_round_ends_explained,
     assert_scores_follow_from_record,
     assert_view_hides_the_rest,
     check_step,
@@ -62,7 +65,19 @@ def test_scores_follow_from_the_record_and_the_record_replays(game):
     rules = RULES[variant]
     state = random_game(rules, players, seed)
     assert_scores_follow_from_record(rules, game_record(state, ["random"] * players))
+    assert_round_ends_explained(state)
     assert_record_replays(state)
+
+
+# Being stuck on the extra turn after a scout ends about 2% of two-player rounds, so 150 games
+# (300 rounds) meet it with probability 1 - 0.98**300, above 99.8%; other counts get 30 games.
+ROUND_END_GAMES = {2: 150}
+
+
+@pytest.mark.parametrize(("variant", "players"), TARGETS)
+def test_every_round_end_is_explained_by_the_variants_own_conditions(variant, players):
+    for seed in range(ROUND_END_GAMES.get(players, 30)):
+        assert_round_ends_explained(random_game(RULES[variant], players, seed))
 
 
 def test_every_shipped_variant_and_player_count_is_covered():
@@ -132,6 +147,27 @@ def test_a_refusal_that_leaves_a_trace_is_caught():
     state.__class__ = SloppyState
     with pytest.raises(AssertionError, match="changed the state"):
         assert_refused(state, random.Random(0))
+
+
+def test_stuck_on_the_extra_turn_ending_as_no_legal_action_is_caught():
+    """The rule bug that once survived: opponent_stuck checked only right after a show (RULES.md 7)."""
+    rules = copy.copy(RULES["two-player"])
+    rules.end_checks = [
+        (name, (lambda state: state.last_kind != "scout" and not state.legal_actions()) if name == "opponent_stuck" else check,
+         exempts)
+        for name, check, exempts in rules.end_checks
+    ]
+    with pytest.raises(AssertionError, match="ended as no_legal_action, but the variant's end conditions say opponent_stuck"):
+        for seed in range(ROUND_END_GAMES[2]):
+            assert_round_ends_explained(random_game(rules, 2, seed))
+
+
+def test_a_round_end_the_variant_does_not_list_is_caught():
+    state = random_game(RULES["official"], 3, 1)
+    record = game_record(state, [])
+    record["rounds"][0]["end"]["reason"] = "opponent_stuck"
+    with pytest.raises(AssertionError, match="no end condition of the variant"):
+        assert_scores_follow_from_record(RULES["official"], record)
 
 
 def test_a_wrong_score_is_caught():

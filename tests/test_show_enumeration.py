@@ -45,8 +45,7 @@ def general_legal(state) -> list[int]:
     """The legal actions of `state` as the general path finds them, leaving `state` untouched."""
     twin = copy.copy(state)  # shares the hands and table, which listing actions only reads
     twin.rules = general_rules(state.rules.name)
-    twin.beat = twin.rules.strength(twin.active)
-    twin._legal = None
+    twin.refresh()  # the strength of the active set, and the rules' knobs, which the loop reads once
     assert not isinstance(twin.beat, int), "the general path ranks the active set through the hooks"
     return twin.legal_actions()
 

@@ -96,7 +96,10 @@ SHIPPED_FACTS = {
         "To scout you pay one of your own Scout chips into the supply; with no Scout chip left you cannot scout.",
         "After a scout you act again: you may scout again or show.",
         "There is no Scout & Show.",
-        "      - after a show, the player to act could neither show nor scout",
+        # RULES.md 7 (ii): stuck after a show, and stuck on the extra turn after a scout; both exempt.
+        "      - the player to act could neither show nor scout, after a show or on the extra turn after a scout",
+        "loses nothing for the cards in their hand when the round ends this way: the player to act could "
+        "neither show nor scout, after a show or on the extra turn after a scout.",
         "      - +1 for each Scout chip still held",
         "A game has 2 rounds.",
     ],

@@ -13,7 +13,7 @@ from web_helpers import client_for, new_match, play_to_end, server_match, step
 from scoutlab import cli
 from scoutlab.spec.variant import shipped_variants
 from scoutlab.text.i18n import LANGUAGES
-from scoutlab.web.store import MatchStore, StoreError
+from scoutlab.web.store import MatchDamaged, MatchStore, StorageFull, StoreError
 
 
 @pytest.fixture
@@ -48,7 +48,7 @@ def test_the_default_opponent_is_the_strongest_bot_available(client):
 
     expected = next(name for name in ("heuristic", "greedy", "random") if name in known_bots())
     assert default_bot() == expected
-    answer = client.post("/api/new", json={"variant": "two-player", "players": 2, "seed": 3})
+    answer = client.post("/api/new", json={"variant": "two-player", "players": 2})
     assert answer.json()["state"]["seats"][1]["bot_id"] == expected
 
 
@@ -72,7 +72,7 @@ BROKEN = "extends: official\nname: broken\nscoring: {card_in_hand: lots}\nend_co
 
 
 def test_a_pasted_spec_is_played(client):
-    answer = client.post("/api/new", json={"spec": HOUSE, "players": 4, "bots": ["random"] * 3, "seed": 2})
+    answer = client.post("/api/new", json={"spec": HOUSE, "players": 4, "bots": ["random"] * 3})
     assert answer.status_code == 200
     assert answer.json()["state"]["variant"] == "house-test"
 
@@ -280,11 +280,10 @@ def test_a_move_the_database_could_not_keep_is_forgotten_in_memory_too(tmp_path,
     store = client.app.state.matches.store
 
     def disk_full(*args):
-        raise sqlite3.OperationalError("database or disk is full")
+        raise StorageFull("the match could not be saved (database or disk is full)")
 
     monkeypatch.setattr(store, "add_move", disk_full)
-    with pytest.raises(sqlite3.OperationalError):
-        client.post(f"/api/m/{token}/act", json={"action": "keep"})
+    assert client.post(f"/api/m/{token}/act", json={"action": "keep"}).status_code == 503
     monkeypatch.undo()
     state = client.get(f"/api/m/{token}").json()  # rebuilt from the file: the move never happened
     assert state["log"] == [] and state["your_turn"]
@@ -296,8 +295,10 @@ def test_a_stored_move_that_no_longer_replays_is_reported(tmp_path):
     token, _ = new_match(first, "official", 3, seed=2)
     with sqlite3.connect(db) as raw:
         raw.execute("INSERT INTO moves (token, ply, action) VALUES (?, 0, 'show 1-12')", (token,))
-    with pytest.raises(StoreError, match="cannot be resumed: stored move 1 'show 1-12' is refused"):
+    with pytest.raises(MatchDamaged, match="stored move 1 'show 1-12' is refused"):
         client_for(db).app.state.matches.get(token)
+    answer = client_for(db).get(f"/api/m/{token}")
+    assert answer.status_code == 503 and answer.json()["error"].startswith("This match cannot be restored: stored move 1")
 
 
 # -- pages ------------------------------------------------------------------------------------

@@ -18,9 +18,13 @@ def client_for(db_path) -> TestClient:
     return TestClient(create_app(str(db_path), bot_delay_ms=0))
 
 
-def new_match(client: TestClient, variant="official", players=3, bots=None, seed=1, lang="en") -> tuple[str, dict]:
+def new_match(client: TestClient, variant="official", players=3, bots=None, seed=None, lang="en") -> tuple[str, dict]:
+    """A new match through the API: a secret deal, or a practice match dealt from `seed` when one is given."""
     bots = bots or ["random"] * (players - 1)
-    answer = client.post(f"/api/new?lang={lang}", json={"variant": variant, "players": players, "bots": bots, "seed": seed})
+    body = {"variant": variant, "players": players, "bots": bots}
+    if seed is not None:
+        body.update(practice=True, seed=seed)
+    answer = client.post(f"/api/new?lang={lang}", json=body)
     assert answer.status_code == 200, answer.text
     body = answer.json()
     return body["token"], body["state"]

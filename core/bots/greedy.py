@@ -1,10 +1,15 @@
-"""The greedy bot: the strongest show it has, else the scout that best lengthens a set or run."""
+"""The greedy bot: the strongest show it has, else the scout that best lengthens a set or run.
+
+Back in a position it has played before in the round, it plays the next move in that
+order not yet played there (`cycles.Positions`), so it cannot loop until the turn cap.
+"""
 
 from __future__ import annotations
 
 import random
 from typing import TYPE_CHECKING, Any
 
+from scoutlab.bots.cycles import Positions
 from scoutlab.bots.hand import HandReader, flip_hand, tops
 from scoutlab.bots.options import bot_options
 from scoutlab.engine.actions import FLIP, KEEP, Scout, Show
@@ -31,10 +36,17 @@ class GreedyBot:
         self.rules = rules
         self.rng = rng
         self.reader = HandReader(rules)
+        self.positions = Positions()
 
     def act(self, view: View) -> int:
         if view.phase == "flip":
             return self.choose_flip(view.hand)
+        if self.positions.tried(view):
+            return self.positions.choose(view, self.ranked(view))
+        return self.positions.note(view, self.best(view))
+
+    def best(self, view: View) -> int:
+        """The strongest show; with none, the scout whose card best lengthens a set or run."""
         codec = self.rules.codec
         shows = [c for c in view.legal if codec.kind(c) == "show"]
         if shows:
@@ -43,6 +55,21 @@ class GreedyBot:
         if scouts:
             return max(scouts, key=lambda code: (self.scout_value(view, code), -code))
         return view.legal[self.rng.randrange(len(view.legal))]
+
+    def ranked(self, view: View) -> list[int]:
+        """Every legal move in the greedy order: shows strongest first, then scouts best first."""
+        codec = self.rules.codec
+        shows = sorted(c for c in view.legal if codec.kind(c) == "show")
+        decode, hand = codec.decode, view.hand
+        by_values: dict[tuple[int, ...], list[int]] = {}
+        for code in shows:
+            show = decode(code)
+            assert isinstance(show, Show)  # `shows` are plain shows
+            by_values.setdefault(tuple(c >> SHIFT for c in hand[show.start:show.start + show.length]), []).append(code)
+        ordered = [code for values in self.reader.strongest_first(list(by_values)) for code in by_values[values]]
+        scouts = [c for c in view.legal if codec.kind(c) == "scout"]
+        ordered += sorted(scouts, key=lambda code: (self.scout_value(view, code), -code), reverse=True)
+        return ordered
 
     def choose_flip(self, hand: tuple[int, ...]) -> int:
         """Flip when the turned hand empties in fewer shows (then has the longer best show)."""

@@ -15,6 +15,8 @@ other total, since only winning counts then):
     is worth a little (holding a strong set back for later).
 With an extra turn after scouting (official two players) a scout is worth the best move
 it leads to. The hand flip compares both orientations with the same hand reading.
+Back in a position it has played before in the round, it plays its best move not yet
+played there (`cycles.Positions`), so the table cannot loop until the turn cap.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from scoutlab.bots.cycles import Positions
 from scoutlab.bots.determinize import Knowledge, copy_state, sample_state
 from scoutlab.bots.hand import HandReader, flip_hand, tops
 from scoutlab.bots.options import bot_options, positive
@@ -66,16 +69,25 @@ class HeuristicBot:
         self.reader = HandReader(rules)
         self.knowledge = Knowledge(rules)
         self._beaten: dict[tuple, float] = {}
+        self.positions = Positions()
 
     def act(self, view: View) -> int:
         self.knowledge.observe(view)
         if view.phase == "flip":
             return self.choose_flip(view.hand)
         moves = self.candidates(view)
-        if len(moves) == 1:
-            return moves[0].code
+        tried = self.positions.tried(view)
+        if len(moves) == 1 and not tried:
+            return self.positions.note(view, moves[0].code)
         sample = sample_state(self.rules, view, self.knowledge, self.rng)
-        return max(moves, key=lambda m: (self.value(view, sample, m, lookahead=True), -m.code)).code
+
+        def score(m: Move) -> tuple[float, int]:
+            return self.value(view, sample, m, lookahead=True), -m.code
+
+        if not tried:
+            return self.positions.note(view, max(moves, key=score).code)
+        # Here before in this round: the best move not yet played here, so a loop cannot repeat.
+        return self.positions.choose(view, [m.code for m in sorted(moves, key=score, reverse=True)])
 
     # -- the hand flip ---------------------------------------------------------------------
 
@@ -98,7 +110,7 @@ class HeuristicBot:
         combos = [m for m in moves if m.scouts and m.shown is not None]
         keep = self.options["scouts"]
         scouts.sort(key=lambda m: (-self.hand_score(m.hand), m.code))
-        combos.sort(key=lambda m: (-len(m.shown) - self.hand_score(m.hand), m.code))
+        combos.sort(key=lambda m: (-len(m.shown or ()) - self.hand_score(m.hand), m.code))
         return shows + scouts[:keep] + combos[:keep] or moves
 
     def move(self, view: View, code: int) -> Move:

@@ -24,6 +24,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from scoutlab.bots import BotError
+from scoutlab.bots.cycles import Positions
 from scoutlab.bots.determinize import Knowledge, Sampler
 from scoutlab.bots.heuristic import HeuristicBot
 from scoutlab.bots.options import bot_options, positive
@@ -78,21 +79,28 @@ class MctsBot:
         self.advisor = HeuristicBot(rules, rng, {})
         self.knowledge: Knowledge = self.advisor.knowledge
         self.iterations_done = 0  # for benchmarks: iterations actually run, over all decisions
+        self.positions = Positions()  # back in a position played before this round: play another move
 
     def act(self, view: View) -> int:
         self.knowledge.observe(view)
         if view.phase == "flip":
             return self.advisor.choose_flip(view.hand)
         moves = self.advisor.candidates(view)
-        if len(moves) == 1:
-            return moves[0].code
+        tried = self.positions.tried(view)
+        if len(moves) == 1 and not tried:
+            return self.positions.note(view, moves[0].code)
         sampler = Sampler(self.rules, view, self.knowledge)
         sample = sampler.sample(self.rng)
         ranked = sorted(moves, key=lambda m: (-self.advisor.value(view, sample, m, lookahead=True), m.code))
-        root_moves = [m.code for m in ranked[: self.options["root"]]]
+        order = [m.code for m in ranked]
+        if tried:  # search only the moves not yet played here; with none left, the one played least
+            order = [code for code in order if code not in tried]
+            if not order:
+                return self.positions.choose(view, [m.code for m in ranked])
+        root_moves = order[: self.options["root"]]
         if len(root_moves) == 1:
-            return root_moves[0]
-        return self.search(view, sampler, root_moves)
+            return self.positions.note(view, root_moves[0])
+        return self.positions.note(view, self.search(view, sampler, root_moves))
 
     # -- the search ------------------------------------------------------------------------
 

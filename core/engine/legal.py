@@ -47,6 +47,10 @@ class Layout:
                     codes.extend(range(first, first + size + 1))
                 self.scouts.append(codes)
 
+    def __reduce__(self) -> tuple[type, tuple[int]]:
+        """Copied and pickled as its width (a game state holds one; a compiled class has no __dict__ to copy)."""
+        return Layout, (self.width,)
+
 
 def set_key(count: int, value: int) -> int:
     return (((count << 1) | 1) << SHIFT) | value

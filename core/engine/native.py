@@ -1,9 +1,11 @@
-"""Which build of `legal.py` the engine runs: the mypyc-compiled one when it is there and up to date.
+"""Which build of the engine's loop runs: the mypyc-compiled one when it is there and up to date.
 
-setup.py compiles a copy of legal.py into `scoutlab._legal_native`, stamped with the
-SHA-256 of the source it was built from. A stamp that no longer matches legal.py (an
-editable install whose source was edited since) falls back to the source, with a warning,
-so an edit always takes effect. SCOUTLAB_PURE=1 forces the source, for debugging.
+setup.py compiles copies of legal.py (the legal-action listing) and turns.py (dealing,
+applying actions, round ends and scoring) into `scoutlab.engine._legal_native` and
+`scoutlab.engine._turns_native`, each stamped with the SHA-256 of the source it was built
+from. A stamp that no longer matches its source (an editable install whose source was
+edited since) makes both fall back to the source, with a warning, so an edit always
+takes effect. SCOUTLAB_PURE=1 forces the source, for debugging.
 """
 
 from __future__ import annotations
@@ -16,26 +18,37 @@ from importlib import resources
 from types import ModuleType
 
 from scoutlab.engine import legal as reference
+from scoutlab.engine import turns as reference_turns
+
+SOURCES = {"_legal_native": "legal.py", "_turns_native": "turns.py"}
 
 
 def _choose() -> tuple[ModuleType, str]:
+    """The legal-action module to run and how it was built; the loop module follows it (`_loop`)."""
     if os.environ.get("SCOUTLAB_PURE"):
         return reference, "pure Python (SCOUTLAB_PURE is set)"
-    try:
-        compiled = importlib.import_module(f"{__package__}._legal_native")
-    except ImportError:
-        return reference, "pure Python (not compiled)"
-    source = resources.files(__package__).joinpath("legal.py").read_bytes()
-    if hashlib.sha256(source).hexdigest() != compiled.SOURCE_SHA256:
-        warnings.warn(
-            "scoutlab: the compiled legal.py is older than its source, so the source runs (slower); "
-            "rebuild with ./setup.sh or pip install -e .",
-            stacklevel=2,
-        )
-        return reference, "pure Python (the compiled module is out of date)"
-    return compiled, "compiled with mypyc"
+    for name, source_name in SOURCES.items():
+        try:
+            compiled = importlib.import_module(f"{__package__}.{name}")
+        except ImportError:
+            return reference, "pure Python (not compiled)"
+        source = resources.files(__package__).joinpath(source_name).read_bytes()
+        if hashlib.sha256(source).hexdigest() != compiled.SOURCE_SHA256:
+            warnings.warn(
+                f"scoutlab: the compiled {source_name} is older than its source, so the source runs (slower); "
+                "rebuild with ./setup.sh or pip install -e .",
+                stacklevel=2,
+            )
+            return reference, "pure Python (the compiled module is out of date)"
+    return importlib.import_module(f"{__package__}._legal_native"), "compiled with mypyc"
+
+
+def _loop(chosen: ModuleType) -> ModuleType:
+    """The compiled loop goes with the compiled listing (it calls it directly), the source with the source."""
+    return reference_turns if chosen is reference else importlib.import_module(f"{__package__}._turns_native")
 
 
 legal, BUILD = _choose()
+turns = _loop(legal)
 
-__all__ = ["BUILD", "legal", "reference"]
+__all__ = ["BUILD", "legal", "reference", "reference_turns", "turns"]

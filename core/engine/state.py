@@ -9,132 +9,85 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from scoutlab.base.errors import HookError, IllegalAction, NotationError
 from scoutlab.base.values import Move, RoundEnd, RoundFacts, View
-from scoutlab.engine.actions import FLIP, KEEP, SHOW_BASE, format_action, parse_action
-from scoutlab.engine.cards import MASK, SHIFT, flipped, format_hand
-from scoutlab.engine.events import Event, action_event, game_event
+from scoutlab.engine.actions import SHOW_BASE, format_action, parse_action
+from scoutlab.engine.cards import SHIFT, flipped, format_hand
+from scoutlab.engine.events import Event
 from scoutlab.engine.explain import why_illegal, why_illegal_action
-from scoutlab.engine.native import legal
+from scoutlab.engine.native import legal, turns
+from scoutlab.engine.turns import FIELDS, FLIPPING, NO_LEGAL_ACTION, OVER, PLAYING, TURN_CAP
 
 if TYPE_CHECKING:
+    from scoutlab.engine.turns import Table
     from scoutlab.rules import Rules
-
-FLIPPING, PLAYING, OVER = "flip", "play", "over"
-TURN_CAP = "turn_cap"
-NO_LEGAL_ACTION = "no_legal_action"
+else:
+    Table = turns.Table  # the compiled build's class where it is installed (native.py), else the source's
 
 
-class GameState:
-    """One game of a compiled variant for a number of players, from a seed."""
+class GameState(Table):
+    """One game of a compiled variant for a number of players, from a seed.
+
+    The play itself (dealing, legal actions, apply, round ends, scoring) is `turns.Table`,
+    compiled where it can be; this class adds the plugin paths it calls back into, the
+    undo guard, the notation, views, facts and explanations.
+    """
 
     def __init__(self, rules: Rules, players: int, seed: int):
         if players not in rules.players:
             allowed = ", ".join(map(str, rules.players))
             raise ValueError(f"variant {rules.name!r} is for {allowed} players, not {players}")
-        self.rules = rules
-        self.players = players
+        self._knobs(rules, players)
         self.seed = seed
         self.rng = random.Random(seed)
         self.rounds = rules.rounds_for(players)
         self.removed: list[int] = rules.removed[players]
         self.totals = [0] * players
-        self.round_ends: list[RoundEnd] = []
-        self.history: list[tuple[int, int, int]] = []
-        self.deals: list[list[list[int]]] = []  # each round's hands as dealt, for records
+        self.round_ends = []
+        self.history = []
+        self.deals = []  # each round's hands as dealt, for records
         # With a single shuffle (deal.shuffle: once), later rounds deal slices of this pool:
         # round r deals pool[r*n*size:(r+1)*n*size], the rest is set aside. None: shuffle each round.
-        self.pool: list[int] | None = self.shuffled(rules.deck_for(players)) if rules.shuffle_once else None
+        self.pool = self.shuffled(rules.deck_for(players)) if rules.shuffle_once else None
         self._replayable = True  # the seed and the history rebuild this state (undo under plugins)
         self._start_round(0)
 
-    # -- setting up a round -------------------------------------------------------------------
-
-    def shuffled(self, cards: list[int]) -> list[int]:
-        """The cards in a new list, shuffled by this game's rng: order and, if the spec says so, orientation (RULES.md 1)."""
-        cards = list(cards)
-        self.rng.shuffle(cards)
-        if self.rules.random_orientation:
-            bits = self.rng.getrandbits(len(cards))
-            # flipped(c), inlined: this runs for every card of every deal
-            cards = [((c & MASK) << SHIFT) | (c >> SHIFT) if bits >> i & 1 else c for i, c in enumerate(cards)]
-        return cards
-
-    def _start_round(self, index: int) -> None:
-        rules, n = self.rules, self.players
-        size = rules.hand_size[n]
-        if self.pool is not None:
-            dealt = slice(index * n * size, (index + 1) * n * size)
-            cards = self.pool[dealt]
-            self.set_aside = self.pool[: dealt.start] + self.pool[dealt.stop :]
-        else:
-            shuffled = self.shuffled(rules.deck_for(n))
-            cards, self.set_aside = shuffled[: n * size], shuffled[n * size :]
-        self.round = index
-        self.hands: list[list[int]] = [cards[i * size : (i + 1) * size] for i in range(n)]
-        self.deals.append([list(h) for h in self.hands])
-        self.active: list[int] = []
-        self.active_owner = -1
-        self.beat = rules.strength([])
-        self.last_shower = -1  # owner of the round's last show, for (ii) and the exemption
-        self.last_seat = -1
-        self.last_kind: str | None = None
-        self.last_scouted: int | None = None  # the card the last scout took, for `facts`
-        self.round_start = len(self.history)  # where this round's moves begin in the history
-        self.captured: list[list[int]] = [[] for _ in range(n)]
-        self.chips_received = [0] * n
-        self.chips_held = [rules.scout_chips] * n
-        self.chips_paid = 0  # paid into the middle (scout_pays)
-        self.scout_show_chips = [rules.sns_chips] * n
-        self.turn = 0
-        self.starting_seat = rules.starting_seat(n, index)
-        self.to_act = self.starting_seat
-        self.flips_left = n if rules.flip_allowed else 0
-        self.phase = FLIPPING if self.flips_left else PLAYING
-        self._legal: list[int] | None = None
-
     def refresh(self) -> None:
-        """Recompute what follows from the fields after they were set directly (positions do this)."""
+        """Recompute what follows from the fields after they were set directly (positions do this).
+
+        The rules' knobs too: the loop reads them once (`_knobs`), so a state given other rules plays by them.
+        """
+        self._knobs(self.rules, self.players)
         self.beat = self.rules.strength(self.active)
         self._legal = None
         self._replayable = False  # the seed and history no longer say how this state came about
 
     # -- legal actions ------------------------------------------------------------------------
 
-    def legal_actions(self) -> list[int]:
-        """Every legal action code for the seat to act (cached until the next action)."""
-        if self._legal is None:
-            if self.phase == PLAYING:
-                try:
-                    self._legal = self._play_actions(self.to_act)
-                except HookError as exc:  # a plugin's show hook failed: say where
-                    exc.locate(self.where())
-                    raise
-            elif self.phase == FLIPPING:
-                self._legal = [KEEP, FLIP]
-            else:
-                self._legal = []
-        return self._legal
+    def _hook_play_actions(self, seat: int) -> list[int]:
+        try:
+            return self._plugin_play_actions(seat)
+        except HookError as exc:  # a plugin's show hook failed: say where
+            exc.locate(self.where())
+            raise
 
-    def _play_actions(self, seat: int) -> list[int]:
+    def _plugin_play_actions(self, seat: int) -> list[int]:
+        """Under plugins that decide shows: the same actions in the same order as `legal.play_codes`, shows through the hooks."""
         rules = self.rules
         hand, active = self.hands[seat], self.active
-        may_scout = bool(active) and self.active_owner != seat and (not rules.scout_pays or self.chips_held[seat] > 0)
-        if rules.builtin_shows:
-            return legal.play_codes(
-                hand, active, self.beat, may_scout, self.scout_show_chips[seat] > 0, rules.sns_fallback, rules.layout
-            )
-        # Under plugins that decide shows: the same actions in the same order, shows through the hooks.
         tops = [c >> SHIFT for c in hand]
         out: list[int] = []
         rules.append_shows(tops, self.beat, SHOW_BASE, out)
-        if may_scout:
+        if self._may_scout(seat):
             legal.append_scouts(len(hand), len(active), rules.layout, out)
             if self.scout_show_chips[seat]:
                 self._append_scout_shows(tops, out)
         return out
+
+    def _hook_strength(self, cards: list[int]) -> Any:
+        return self.rules.strength(cards)
 
     def _append_scout_shows(self, tops: list[int], out: list[int]) -> None:
         """Scout & Show under plugins: every scout, then every show of the new hand that beats what is left."""
@@ -153,32 +106,15 @@ class GameState:
 
     # -- applying an action -------------------------------------------------------------------
 
-    def apply(self, code: int) -> None:
-        """Play one action for the seat to act; an illegal one raises IllegalAction and changes nothing."""
-        legal = self._legal
-        if legal is None:
-            legal = self.legal_actions()
-        if code not in legal:
-            raise IllegalAction(self.explain(code))
-        if not self.rules.guarded:
-            self._apply(code)
-            return
-        # Plugin code runs mid-action (end conditions, scoring, observers): if it raises, undo.
-        # A game played from its seed is rebuilt by replaying its history, so the usual path
-        # saves nothing; a state whose fields were set by hand (refresh) keeps a snapshot.
-        saved = None if self._replayable else self._snapshot()
-        done = len(self.history)
-        try:
-            self._apply(code)
-        except BaseException as exc:
-            if saved is None:
-                self._replay(done)
-                self._legal = legal
-            else:
-                self._restore(saved)
-            if isinstance(exc, HookError):
-                exc.locate(f"{self.where(code)}; the game state is unchanged")
-            raise
+    def _undo(self, done: int, legal: list[int], saved: Any, exc: BaseException, code: int) -> None:
+        """Undo an action whose plugin code raised (`turns._guarded_play` re-raises after this)."""
+        if saved is None:
+            self._replay(done)
+            self._legal = legal
+        else:
+            self._restore(saved)
+        if isinstance(exc, HookError):
+            exc.locate(f"{self.where(code)}; the game state is unchanged")
 
     # How `_apply` changes each list field, which says how to undo it: lists it changes in place
     # are copied (of the per-seat lists only the acting seat's own changes in place), lists it
@@ -195,7 +131,7 @@ class GameState:
         Not the rng: it is drawn only to deal a new round, the last step of an action, after
         every hook has run (tests/test_plugin_management.py checks that its state is kept).
         """
-        saved = vars(self).copy()
+        saved = self.fields()
         seat = self.to_act
         for key in self._PER_SEAT:
             lists = saved[key] = list(saved[key])
@@ -212,15 +148,32 @@ class GameState:
         again = GameState(self.rules, self.players, self.seed)
         for _, _, code in self.history[:actions]:
             again._apply(code)
-        vars(self).clear()
-        vars(self).update(vars(again))
+        self._become(again.fields())
 
     def _restore(self, snapshot: tuple[dict, tuple[int, ...]]) -> None:
         saved, lengths = snapshot
         for key, length in zip(self._GROWING, lengths):
             del saved[key][length:]
-        vars(self).clear()
-        vars(self).update(saved)
+        self._become(saved)
+
+    def fields(self) -> dict[str, Any]:
+        """Every field of this state by name: the compiled table's (which live outside `vars`) and the rest."""
+        out = {name: getattr(self, name) for name in FIELDS if hasattr(self, name)}
+        out.update(vars(self))
+        return out
+
+    def _become(self, fields: dict[str, Any]) -> None:
+        """Take these fields as they are, and no others (those of `fields()`)."""
+        self.__dict__.clear()
+        for name, value in fields.items():
+            setattr(self, name, value)
+
+    # A compiled table keeps its fields outside __dict__, so copy and pickle go through `fields()`.
+    def __getstate__(self) -> dict[str, Any]:
+        return self.fields()
+
+    def __setstate__(self, fields: dict[str, Any]) -> None:
+        self._become(fields)
 
     def where(self, code: int | None = None) -> str:
         """The position in words for error messages: variant, round, turn, seat, and the action tried."""
@@ -243,155 +196,30 @@ class GameState:
         except NotationError:
             raise IllegalAction(why_illegal_action(self, action)) from None
 
-    def _apply(self, code: int) -> None:
-        seat = self.to_act
-        self.history.append((self.round, seat, code))
-        self._legal = None
-        if self.phase == FLIPPING:
-            self._choose_flip(seat, code)
-            return
-        rules = self.rules
-        codec = rules.codec
-        self.turn += 1
-        if code < codec.scout_base:
-            start, rest = divmod(code - SHOW_BASE, codec.width)
-            self._show(seat, start, rest + 1)
-            self.last_kind = "show"
-        elif code < codec.sns_base:
-            self._scout(seat, code - codec.scout_base)
-            self.last_kind = "scout"
-        else:
-            scout, show = divmod(code - codec.sns_base, codec.sns_stride)
-            self.scout_show_chips[seat] -= 1
-            self._scout(seat, scout)
-            if show == codec.show_count:  # seed 002's fallback: the turn ends as a plain scout
-                self.last_kind = "scout"
-            else:
-                start, rest = divmod(show, codec.width)
-                self._show(seat, start, rest + 1)
-                self.last_kind = "scout_and_show"
-        self.last_seat = seat
-        stays = rules.extra_turn and self.last_kind == "scout"
-        self.to_act = seat if stays else (seat + 1) % self.players
-        if rules.observed:  # the loop of _observe, inlined: this runs after every action
-            event = action_event(self.round, seat, code)
-            for plugin, observe in rules.observers:
-                try:
-                    answer = observe(event, self)
-                except Exception as exc:
-                    self._observer_failed(plugin, event, exc)
-                if answer is not None:
-                    self._observer_failed(plugin, event, answer=answer)
-        self._check_round_end()
+    # -- plugin code mid-action: end conditions, scores, observers ------------------------------
 
-    def _choose_flip(self, seat: int, code: int) -> None:
-        if code == FLIP:
-            hand = self.hands[seat]
-            order = reversed(hand) if self.rules.flip_reverses else hand
-            self.hands[seat] = [((c & MASK) << SHIFT) | (c >> SHIFT) for c in order]  # flipped(c), inlined
-        self.flips_left -= 1
-        self.to_act = (seat + 1) % self.players
-        if not self.flips_left:
-            self.phase = PLAYING  # every seat has chosen; the starting seat is to act again
-        if self.rules.observed:
-            self._observe(action_event(self.round, seat, code))
-
-    def _show(self, seat: int, start: int, length: int) -> None:
-        hand = self.hands[seat]
-        shown = hand[start : start + length]
-        del hand[start : start + length]
-        if self.active:
-            self.captured[seat].extend(self.active)
-        self.active = shown
-        self.active_owner = seat
-        self.last_shower = seat
-        self.beat = self.rules.strength(shown)
-
-    def _scout(self, seat: int, index: int) -> None:
-        rules = self.rules
-        side, gap = divmod(index, rules.codec.width + 1)
-        end, flip = divmod(side, 2)
-        taken = self.active.pop() if end else self.active.pop(0)
-        self.last_scouted = taken
-        self.hands[seat].insert(gap, flipped(taken) if flip else taken)
-        if rules.scout_pays:
-            self.chips_held[seat] -= 1
-            self.chips_paid += 1
-        else:
-            self.chips_received[self.active_owner] += 1
-        if not self.active:
-            self.active_owner = -1  # nothing to beat and nothing to capture
-        self.beat = rules.strength(self.active)
-
-    # -- ending rounds and the game ----------------------------------------------------------
-
-    def _check_round_end(self) -> None:
+    def _hook_end_checks(self) -> bool:
         for name, check, exempts in self.rules.end_checks:
             if check(self):
-                exempt = self.last_shower if exempts and self.last_shower >= 0 else None
-                self._end_round(name, exempt)
-                return
-        if self.turn >= self.rules.max_turns:
-            self._end_round(TURN_CAP, None)
-        elif not self.legal_actions():
-            self._end_round(NO_LEGAL_ACTION, None)  # a spec without opponent_stuck reached a dead end
+                self._end_round(name, self.last_shower if exempts and self.last_shower >= 0 else -1)
+                return True
+        return False
 
-    def _end_round(self, reason: str, exempt: int | None) -> None:
-        rules, n = self.rules, self.players
-        if not rules.exemption:
-            exempt = None
-        in_hand = tuple(len(h) for h in self.hands)
-        captured = tuple(len(c) for c in self.captured)
-        scores = [
-            captured[i] * rules.points_captured
-            + self.chips_received[i] * rules.points_received
-            + self.chips_held[i] * rules.points_unspent
-            + (0 if i == exempt else in_hand[i] * rules.points_in_hand)
-            for i in range(n)
-        ]
-        end = RoundEnd(
-            self.round, reason, exempt, tuple(scores), captured,
-            tuple(self.chips_received), tuple(self.chips_held), in_hand, self.turn,
-            last_shower=self.last_shower if self.last_shower >= 0 else None,
-        )
-        if rules.scores_hooked:
-            adjusted, adjustments = rules.adjusted_scores(self, end, scores)
-            if adjustments:  # replace() is slow, and most rounds no plugin adjusts anything
-                end = replace(end, scores=tuple(adjusted), adjustments=adjustments)
-        self.round_ends.append(end)
-        for i in range(n):
-            self.totals[i] += end.scores[i]
-        self._legal = None
-        if rules.observed:
-            self._observe(game_event("round_end", self.round, end=end))
-        if self.round + 1 < self.rounds:
-            self._start_round(self.round + 1)
-        else:
-            self.phase = OVER
-            if rules.observed:
-                self._observe(game_event("game_end", self.round))
+    def _hook_scores(self, end: RoundEnd, scores: list[int]) -> RoundEnd:
+        adjusted, adjustments = self.rules.adjusted_scores(self, end, scores)
+        if adjustments:  # replace() is slow, and most rounds no plugin adjusts anything
+            end = replace(end, scores=tuple(adjusted), adjustments=adjustments)
+        return end
 
     def _observe(self, event: Event) -> None:
-        """Tell the observers, called directly rather than through pluggy since this runs after every action.
+        """Tell the observers (see `turns._observe`)."""
+        turns._observe(self, event)
 
-        Their guard wrappers are skipped too: `_observer_failed` makes the same checks, and
-        costs nothing unless one fails. `_apply` repeats this loop inline for actions; going
-        through `guard.call_checked` here instead cost 0.4% more per decision (hand flips).
-        """
-        for plugin, observe in self.rules.observers:
-            try:
-                answer = observe(event, self)
-            except Exception as exc:
-                self._observer_failed(plugin, event, exc)
-            if answer is not None:
-                self._observer_failed(plugin, event, answer=answer)
-
-    def _observer_failed(self, plugin: str, event: Event, exc: Exception | None = None, answer: object = None):
-        """Raise the HookError for an observer that raised `exc` or answered something other than None."""
+    def _observer_error(self, plugin: str, event: Event, exc: BaseException | None, answer: object) -> BaseException:
         if isinstance(exc, HookError):
-            raise exc  # already names its plugin (e.g. a game played inside an observer)
+            return exc  # already names its plugin (e.g. a game played inside an observer)
         # The plugin host words the error; the rules carry it here, so the engine needs no host import.
-        raise self.rules.observer_error(plugin, event, self, exc, answer) from exc
+        return self.rules.observer_error(plugin, event, self, exc, answer)
 
     # -- the round's facts, for plugins ------------------------------------------------------------
 
@@ -486,4 +314,4 @@ class GameState:
         )
 
 
-__all__ = ["FLIPPING", "OVER", "PLAYING", "GameState", "IllegalAction", "RoundEnd", "View"]
+__all__ = ["FLIPPING", "NO_LEGAL_ACTION", "OVER", "PLAYING", "TURN_CAP", "GameState", "IllegalAction", "RoundEnd", "View"]

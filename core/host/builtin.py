@@ -36,7 +36,8 @@ def everyone_scouted(state) -> bool:
 
 
 def opponent_stuck(state) -> bool:
-    """(ii, two players) After a show, the player to act can neither show nor scout."""
+    """(ii, two players) The player to act can neither show nor scout: after a show, or on the
+    extra turn after a scout (RULES.md 7), where the owner of the active set is the last shower."""
     return not state.legal_actions()
 
 
@@ -48,6 +49,7 @@ def scoutlab_end_conditions() -> dict[str, EndCondition]:
             everyone_scouted, True, "after a show, every other player only scouted"
         ),
         "opponent_stuck": EndCondition(
-            opponent_stuck, True, "after a show, the player to act could neither show nor scout"
+            opponent_stuck, True,
+            "the player to act could neither show nor scout, after a show or on the extra turn after a scout",
         ),
     }

@@ -90,7 +90,8 @@ def table(view: View, rules: Rules, names: Sequence[str], style: Style, _: Gette
     if view.active:
         values = [top(c) for c in view.active]
         show = f"{style.cards(view.active)}  ({describe_show(values, rules.classify(tuple(values)), _)})"
-        lines.append(_("Active set of {player}: {show}", player=names[view.active_owner], show=show))
+        owner = view.active_owner if view.active_owner is not None else view.to_act  # an active set always has an owner
+        lines.append(_("Active set of {player}: {show}", player=names[owner], show=show))
     else:
         lines.append(_("No active set: any valid show may be played."))
     columns = [(_("Hand"), view.hand_sizes), (_("Captured"), view.captured)]
@@ -187,7 +188,7 @@ def round_end(end: RoundEnd, rules: Rules, names: Sequence[str], style: Style, _
     lines = [style.strong(line) for line in wrapped(title)]
     if end.exempt is not None:
         lines += wrapped(_("{player} owned the last show and loses nothing for the cards in hand.", player=names[end.exempt]))
-    columns = [(_("Captured"), end.captured)]
+    columns: list[tuple[str, Sequence[object]]] = [(_("Captured"), end.captured)]
     if not rules.scout_pays:
         columns.append((_("Chips received"), end.chips_received))
     if rules.scout_chips:

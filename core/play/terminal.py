@@ -72,8 +72,8 @@ class TerminalGame:
         self.style = screen.Style(color, isolate=is_rtl(lang or ""))
         _ = self._
         self.names = [
-            f"P{s + 1} ({_('you') if s == seat else _short(bot_label(bots[s].name, _))})"
-            for s in range(state.players)
+            f"P{s + 1} ({_('you') if bot is None else _short(bot_label(bot.name, _))})"
+            for s, bot in enumerate(bots)
         ]
 
     def say(self, *lines: str) -> None:
@@ -118,7 +118,9 @@ class TerminalGame:
     def _bot_turn(self) -> None:
         state = self.state
         seat = state.to_act
-        code = self.bots[seat].act(state.view(seat))
+        bot = self.bots[seat]
+        assert bot is not None  # the person's own seat is played by _your_turn, never here
+        code = bot.act(state.view(seat))
         line = f"{self.names[seat]}: {self.style.ltr(describe_action(state, code))}"
         state.apply(code)
         if self.delay:

@@ -56,6 +56,14 @@ class Encoding:
         self.gap_at = self.progress_at + 2
         self.length = self.gap_at + self.width + 1
         self.low, self.high = self._bounds(rules)
+        # One row per card int (top << 5 | bottom): its slot of two one-hots, so a hand encodes as one
+        # fancy-indexing copy instead of a Python loop over its cards.
+        self.card_rows = np.zeros((1 << 10, self.slot), dtype=np.float32)
+        for c in range(1 << 10):
+            t, b = top(c) - self.lowest, bottom(c) - self.lowest
+            if 0 <= t < self.values and 0 <= b < self.values:
+                self.card_rows[c, t] = 1
+                self.card_rows[c, self.values + b] = 1
 
     def _bounds(self, rules) -> tuple[np.ndarray, np.ndarray]:
         low = np.zeros(self.length, dtype=np.float32)
@@ -72,9 +80,18 @@ class Encoding:
 
     # -- actions ------------------------------------------------------------------------------------
 
-    def mask(self, legal: tuple[int, ...] | list[int], pending: int | None) -> np.ndarray:
-        """1 for every legal action of the seat to act; `pending` is its chosen Scout & Show scout, if any."""
-        mask = np.zeros(self.size, dtype=np.int8)
+    def mask(self, legal: tuple[int, ...] | list[int], pending: int | None, out: np.ndarray | None = None) -> np.ndarray:
+        """1 for every legal action of the seat to act; `pending` is its chosen Scout & Show scout, if any.
+
+        Written into `out` when given (a row of a batch), else into a new vector.
+        """
+        if out is None:
+            mask = np.zeros(self.size, dtype=np.int8)
+        else:
+            mask = out
+            mask.fill(0)
+        if not len(legal):
+            return mask
         codec = self.codec
         codes = np.asarray(legal, dtype=np.int64)
         if pending is None:
@@ -123,6 +140,43 @@ class Encoding:
         obs[self.phase_at + PHASES.index(view.phase)] = 1
         obs[self.progress_at] = view.round / view.rounds
         obs[self.progress_at + 1] = min(view.turn / self.max_turns, 1.0)
+        return obs
+
+    def observe_state(self, state: GameState, seat: int, pending: int | None, obs: np.ndarray | None = None) -> np.ndarray:
+        """`observe(state.view(seat), pending)`, read straight off the state: no View, no per-card loop.
+
+        Reads only what the seat's View holds (its own hand, the table, public counts), written
+        into `obs` when given (a row of a batch), else into a new vector.
+        """
+        if obs is None:
+            obs = np.zeros(self.length, dtype=np.float32)
+        else:
+            obs.fill(0)
+        hand, active = state.hands[seat], state.active
+        if pending is not None:
+            hand, active = list(hand), list(active)
+            side, gap = divmod(pending, self.width + 1)  # the same (end, flip, gap) layout as a plain scout
+            taken = active.pop() if side >= 2 else active.pop(0)
+            hand.insert(gap, flipped(taken) if side & 1 else taken)
+            obs[self.gap_at + gap] = 1
+        width, slot = self.width, self.slot
+        if hand:
+            obs[self.hand_at:self.hand_at + min(len(hand), width) * slot] = self.card_rows[hand[:width]].ravel()
+        if active:
+            obs[self.active_at:self.active_at + min(len(active), width) * slot] = self.card_rows[active[:width]].ravel()
+        n = state.players
+        values: list[float] = []
+        for i in range(n):  # one assignment of every seat's counts: numpy calls cost more than these few ints
+            s = (seat + i) % n
+            values += (
+                len(state.hands[s]), len(state.captured[s]), state.chips_received[s], state.chips_held[s],
+                state.scout_show_chips[s], min(max(state.totals[s], -TOTAL_LIMIT), TOTAL_LIMIT),
+                state.active_owner == s, state.to_act == s, state.starting_seat == s,
+            )
+        obs[self.seats_at:self.phase_at] = values
+        obs[self.phase_at + PHASES.index(state.phase)] = 1
+        obs[self.progress_at] = state.round / state.rounds
+        obs[self.progress_at + 1] = min(state.turn / self.max_turns, 1.0)
         return obs
 
     def _cards(self, obs: np.ndarray, at: int, cards: list[int]) -> None:

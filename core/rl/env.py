@@ -49,6 +49,8 @@ class raw_env(AECEnv):
         self.players, self.reward, self.render_mode = players, reward, render_mode
         self.encoding = Encoding(self.rules, players)
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
+        self.seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        self._observed: dict[tuple, dict[str, np.ndarray]] = {}
         observation = spaces.Dict({
             "observation": spaces.Box(self.encoding.low, self.encoding.high, dtype=np.float32),
             "action_mask": spaces.Box(0, 1, (self.encoding.size,), dtype=np.int8),
@@ -59,7 +61,15 @@ class raw_env(AECEnv):
         self._seeds = random.Random()
         self.game: GameState  # dealt by reset(), which PettingZoo requires before anything else
         self.pending: int | None = None  # the Scout & Show scout the seat to act chose, its show still to come
-        self.last_action = ""
+        self._last_move: tuple[int, int, int | None] | None = None
+
+    @property
+    def last_action(self) -> str:
+        """The last step in the engine's notation, e.g. `P2 show 1-3` ("" before the first)."""
+        if self._last_move is None:
+            return ""
+        seat, action, pending = self._last_move  # describe reads only the codec, so the game may have moved on
+        return f"P{seat + 1} {self.encoding.describe(action, pending, self.game)}"
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -78,17 +88,31 @@ class raw_env(AECEnv):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict] = {agent: {} for agent in self.agents}
         self.pending = None
-        self.last_action = ""
+        self._last_move = None
+        self._observed.clear()  # a new game may reuse the old one's id
         self.agent_selection = self.possible_agents[self.game.to_act]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self.possible_agents.index(agent)
-        view = self.game.view(seat)
-        pending = self.pending if seat == self.game.to_act else None
-        return {
-            "observation": self.encoding.observe(view, pending),
-            "action_mask": self.encoding.mask(view.legal, pending),  # view.legal is empty unless the seat acts
-        }
+        """The agent's observation and mask, made once per position and agent (`last()` and `observe()` share it).
+
+        Read straight off the state (Encoding.observe_state), which holds the same as
+        `encoding.observe(game.view(seat), pending)` without building the View.
+        """
+        seat = self.seats[agent]
+        game = self.game
+        key = (id(game), len(game.history), self.pending, seat)
+        cached = self._observed.get(key)
+        if cached is None:
+            acts = seat == game.to_act and not game.is_over
+            pending = self.pending if acts else None
+            cached = {
+                "observation": self.encoding.observe_state(game, seat, pending),
+                "action_mask": self.encoding.mask(game.legal_actions() if acts else (), pending),
+            }
+            if len(self._observed) > 4 * self.players:  # only the current position is ever asked again
+                self._observed.clear()
+            self._observed[key] = cached
+        return {"observation": cached["observation"].copy(), "action_mask": cached["action_mask"].copy()}
 
     def step(self, action) -> None:
         agent = self.agent_selection
@@ -96,13 +120,13 @@ class raw_env(AECEnv):
             self._was_dead_step(action)
             return
         action = int(action)
-        seat = self.possible_agents.index(agent)
-        legal = self.encoding.mask(self.game.legal_actions(), self.pending)
-        if not (0 <= action < self.encoding.size and legal[action]):
+        seat = self.seats[agent]
+        legal = self.observe(agent)["action_mask"] if seat == self.game.to_act else None
+        if not (0 <= action < self.encoding.size and legal is not None and legal[action]):
             raise IllegalAction(f"{agent}: action {action} is not legal here ({self._why(action)})")
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        self.last_action = f"P{seat + 1} {self.encoding.describe(action, self.pending, self.game)}"
+        self._last_move = (seat, action, self.pending)  # worded only when rendered: see last_action
         if self.encoding.starts_scout_and_show(action, self.pending):
             self.pending = action - self.encoding.sns_scouts  # the same seat now chooses the show
         else:

@@ -3,8 +3,9 @@ shipped variants (tests/test_properties.py), for a plugin author's own variant.
 
 At every step of random games: cards are conserved, every legal action is accepted, other
 codes are refused and leave no trace, and a seat's view hides what it may not know. Per
-game: the game ends, scores follow from the record, totals are their sums, and the record
-replays. `check_invariants` runs them all and raises AssertionError saying which game broke.
+game: the game ends, every round ends exactly when and as the variant's own end conditions
+say, scores follow from the record, totals are their sums, and the record replays.
+`check_invariants` runs them all and raises AssertionError saying which game broke.
 """
 
 from __future__ import annotations
@@ -17,14 +18,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from scoutlab.engine.actions import Flip, Scout, ScoutShow, Show, parse_action
+from scoutlab.engine.actions import FLIP, Flip, Scout, ScoutShow, Show, parse_action
 from scoutlab.engine.cards import flipped, identity
 from scoutlab.engine.shows import ShowNode
-from scoutlab.engine.state import TURN_CAP, GameState, IllegalAction
+from scoutlab.engine.state import NO_LEGAL_ACTION, TURN_CAP, GameState, IllegalAction
+from scoutlab.host.builtin import scoutlab_end_conditions as builtin_end_conditions
 from scoutlab.records.game import game_record, record_text, replay_record
 from scoutlab.rules import Rules, load_rules
 
 Step = Callable[[GameState, random.Random], None]
+
+# RULES.md 4, 5 and 7: (ii) spares the owner of the last show, (i) and the cap spare nobody.
+BUILTIN_EXEMPTS = {"hand_emptied": False, "everyone_scouted": True, "opponent_stuck": True}
 
 
 def random_game(rules: Rules, players: int, seed: int, check_step: Step | None = None) -> GameState:
@@ -63,7 +68,7 @@ def fingerprint(state: GameState) -> dict[str, Any]:
     Fill the legal-action cache first (`state.legal_actions()`), or asking for it later
     looks like a change. Trie nodes of the plugin path compare by the numbers they hold.
     """
-    taken = {key: _frozen(value) for key, value in vars(state).items() if key not in ("rules", "rng")}
+    taken = {key: _frozen(value) for key, value in state.fields().items() if key not in ("rules", "rng", "layout")}
     taken["rng"] = state.rng.getstate()
     return taken
 
@@ -113,7 +118,7 @@ def clone(state: GameState) -> GameState:
     Cheaper than deepcopy, which would also copy the compiled rules' caches.
     """
     twin = copy.copy(state)
-    for key, value in vars(state).items():
+    for key, value in state.fields().items():  # not vars(): a compiled state keeps its table's fields outside it
         if isinstance(value, list):
             setattr(twin, key, [list(v) if isinstance(v, list) else v for v in value])
     twin.rng = random.Random()
@@ -174,6 +179,7 @@ def tally_round(rules: Rules, deal: list[list[str]], actions: list[dict]) -> dic
             if rules.scout_pays:
                 held[seat] -= 1
             else:
+                assert owner is not None  # a scout takes from a set somebody showed
                 received[owner] += 1
             if not on_table:
                 owner = None
@@ -193,10 +199,18 @@ def assert_scores_follow_from_record(rules: Rules, record: dict) -> None:
         end, tally = played["end"], tally_round(rules, played["deal"], played["actions"])
         for name in ("captured", "chips_received", "chips_held", "cards_in_hand"):
             assert end[name] == tally[name], f"round {index + 1}: {name} {end[name]} but the actions give {tally[name]}"
-        exempt = end["exempt"]
-        if end["reason"] in (TURN_CAP, "no_legal_action", "hand_emptied") or not rules.exemption:
-            assert exempt is None, f"round {index + 1} ended by {end['reason']} yet exempted P{exempt + 1}"
-        elif end["reason"] in ("everyone_scouted", "opponent_stuck"):
+        exempt, reason = end["exempt"], end["reason"]
+        # Which ends exempt: the built-in conditions by the rules' text, a plugin's by its own flag.
+        builtins = builtin_end_conditions()
+        flags = {
+            name: BUILTIN_EXEMPTS[name] if condition == builtins.get(name) else condition.exempts_last_show_owner
+            for name, condition in rules.end_conditions
+        }
+        flags.update({TURN_CAP: False, NO_LEGAL_ACTION: False})
+        assert reason in flags, f"round {index + 1} ended by {reason!r}, which is no end condition of the variant"
+        if not flags[reason] or not rules.exemption:
+            assert exempt is None, f"round {index + 1} ended by {reason} yet exempted P{exempt + 1}"
+        else:
             assert exempt == tally["last_shower"], f"round {index + 1}: the owner of the last show was not exempted"
         if not rules.scores_hooked:  # a score_round plugin adds its own terms on top
             expected = [
@@ -211,6 +225,102 @@ def assert_scores_follow_from_record(rules: Rules, record: dict) -> None:
     assert record["totals"] == totals, "totals are not the sums of the round scores"
     best = max(totals)
     assert record["winners"] == [i for i, t in enumerate(totals) if t == best]
+
+
+# --------------------------------------------------------------------------- why each round ended
+
+
+def _last_show_seat(state: GameState) -> int | None:
+    """The seat of the round's last show (a Scout & Show's included), read from the history."""
+    codec = state.rules.codec
+    for round_index, seat, code in reversed(state.history):
+        if round_index != state.round:
+            break
+        action = codec.decode(code)
+        if isinstance(action, Show) or (isinstance(action, ScoutShow) and action.show is not None):
+            return seat
+    return None
+
+
+def _builtin_holds(name: str, state: GameState) -> bool:
+    """Whether a built-in end condition holds after the last action, from the rules' text (RULES.md
+    4 and 7) and the history, never from the engine's own check or bookkeeping (`last_kind`, ...)."""
+    _, seat, code = state.history[-1]
+    action = state.rules.codec.decode(code)
+    showed = isinstance(action, Show) or (isinstance(action, ScoutShow) and action.show is not None)
+    if name == "hand_emptied":  # (i) a show emptied the hand of the player who made it
+        return showed and not state.hands[seat]
+    if name == "everyone_scouted":  # (ii) a scout brings the turn back to the owner of the last show
+        return not showed and state.to_act == _last_show_seat(state)
+    if name == "opponent_stuck":  # (ii, two players) the player to act, after a show or a scout, is stuck
+        return not state.legal_actions()
+    raise KeyError(name)
+
+
+def due_round_end(state: GameState) -> str | None:
+    """Why the round must end right after the last action (the turn passed on), or None if it goes on.
+
+    The first of the variant's own end conditions that holds, in the order the spec lists them
+    (built-in ones judged by `_builtin_holds`, a plugin's by its own check); else the turn cap
+    when it is reached; else `no_legal_action` when the player to act is stuck and no condition
+    of the variant says so (never, in a variant that lists `opponent_stuck`).
+    """
+    builtins = builtin_end_conditions()
+    for name, condition in state.rules.end_conditions:
+        own = condition == builtins.get(name)  # a plugin may offer a condition under a built-in name
+        if _builtin_holds(name, state) if own else condition.check(state):
+            return name
+    turns = sum(1 for r, _, code in state.history if r == state.round and code > FLIP)  # flips are no turns
+    if turns >= state.rules.max_turns:
+        return TURN_CAP
+    if not state.legal_actions():
+        return NO_LEGAL_ACTION
+    return None
+
+
+def assert_round_ends_explained(state: GameState) -> None:
+    """Replay a game played from its seed, checking after every action that the round ended exactly
+    when the variant's own end conditions say (`due_round_end`), for that reason, with the turn
+    passed as RULES.md says (to the next seat, or, after a scout with an extra turn, the same seat).
+    """
+    rules = state.rules
+    again = _Watched(rules, state.players, state.seed)
+    for _, _, code in state.history:
+        again.asked = None
+        again.apply(code)
+        if again.asked is None:
+            continue  # a hand-flip choice: no round ends on one
+        where, due, ended = again.asked
+        reason = again.round_ends[ended].reason if len(again.round_ends) > ended else None
+        assert reason == due, f"{where}: the round {'ended as ' + reason if reason else 'went on'}, " + (
+            f"but the variant's end conditions say {due}" if due else "but no end condition of the variant holds"
+        )
+    assert [e.reason for e in again.round_ends] == [e.reason for e in state.round_ends], "the replay ended otherwise"
+
+
+class _Watched(GameState):
+    """A replay that stops at the engine's round-end check after each action, to see what is due there.
+
+    The engine asks `_hook_end_checks` at that moment when the end conditions are not all
+    built in; here they are treated as if none were, so it asks every time, and the
+    conditions then run as the rules' Python checks, which give the same answers.
+    """
+
+    def __init__(self, rules: Rules, players: int, seed: int) -> None:
+        super().__init__(rules, players, seed)
+        self.builtin_ends = False
+        self.asked: tuple[str, str | None, int] | None = None
+
+    def _hook_end_checks(self) -> bool:
+        round_index, seat, code = self.history[-1]
+        action = self.rules.codec.decode(code)
+        scouted = isinstance(action, Scout) or (isinstance(action, ScoutShow) and action.show is None)
+        extra = self.rules.extra_turn and scouted  # a Scout & Show with no show ends as a plain scout
+        turn = seat if extra else (seat + 1) % self.players
+        where = f"round {round_index + 1}, turn {self.turn}, after P{seat + 1} played {self.format(code)!r}"
+        assert self.to_act == turn, f"{where}: P{self.to_act + 1} is to act, not P{turn + 1}"
+        self.asked = (where, due_round_end(self), len(self.round_ends))
+        return super()._hook_end_checks()
 
 
 def assert_record_replays(state: GameState) -> None:
@@ -263,6 +373,7 @@ def check_invariants(
                 assert state.legal_actions() == [], "a finished game still offers actions"
                 record = game_record(state, ["random"] * n)
                 assert_scores_follow_from_record(rules, record)
+                assert_round_ends_explained(state)
                 assert_record_replays(state)
             except AssertionError as exc:
                 raise AssertionError(f"variant {rules.name!r}, {n} players, seed {game_seed}: {exc}") from exc

@@ -150,8 +150,8 @@ def check_state(state, expect: dict, ends_before: int, where: str) -> None:
         assert got == sorted(expect["legal_actions"]), f"{where}: legal actions"
     if "legal_count" in expect:
         kinds = [state.rules.codec.kind(code) for code in state.legal_actions()]
-        got = {kind: kinds.count(kind) for kind in expect["legal_count"]}
-        assert got == expect["legal_count"], f"{where}: legal actions by kind"
+        counted = {kind: kinds.count(kind) for kind in expect["legal_count"]}
+        assert counted == expect["legal_count"], f"{where}: legal actions by kind"
     if "view" in expect:
         _check_view(state, dict(expect["view"]), where)
 

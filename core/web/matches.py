@@ -8,21 +8,27 @@ public log of what happened: only what every player at the table saw.
 
 from __future__ import annotations
 
-import json
 import secrets
 import threading
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from dataclasses import dataclass
-from functools import lru_cache
 
 from scoutlab.bots import Bot, known_bots, make_bot
 from scoutlab.engine.actions import ScoutShow, Show, parse_action
 from scoutlab.engine.cards import flipped
 from scoutlab.engine.state import GameState, IllegalAction
-from scoutlab.match import bot_seed
 from scoutlab.rules import Rules
-from scoutlab.spec.variant import Spec, load_spec_text
-from scoutlab.web.store import MatchStore, StoreError
+from scoutlab.spec.variant import Spec
+from scoutlab.web.deals import bot_seed, secret_seed
+from scoutlab.web.rulescache import RulesCache, rules_weight
+from scoutlab.web.store import MatchDamaged, MatchStore
+
+#: Estimated bytes of one live match besides its rules, and per line of its log (measured with tracemalloc: about
+#: 15 KB fresh and 30 KB for a finished 3-player official match of 50 log lines; the log's text is kept per language).
+MATCH_BASE_BYTES = 16_000
+MATCH_BYTES_PER_LOG_LINE = 600
+#: Live matches are dropped from memory (and replayed from the database when asked for) beyond this many estimated bytes.
+LIVE_BUDGET_BYTES = 512 * 2**20
 
 #: The strongest bot available is the default opponent.
 BOT_PREFERENCE = ("heuristic", "greedy", "random")
@@ -34,16 +40,12 @@ def default_bot() -> str:
     return next((name for name in BOT_PREFERENCE if name in bots), "random")
 
 
-@lru_cache(maxsize=64)
-def _compiled(spec_json: str, filename: str) -> Rules:
-    return Rules(load_spec_text(spec_json, filename))
+_RULES = RulesCache()
 
 
 def rules_for(spec: Spec | dict) -> Rules:
-    """Compiled rules for a merged spec document, shared by every match of that document."""
-    doc = spec.doc if isinstance(spec, Spec) else spec
-    # A merged document is valid YAML as JSON, and loads back to the same rules.
-    return _compiled(json.dumps(doc), f"{doc['name']}.yaml")  # key order kept: summaries list configs as written
+    """Compiled rules for a merged spec document, shared by every match of that document (cached by its digest)."""
+    return _RULES.get(spec.doc if isinstance(spec, Spec) else spec)
 
 
 @dataclass(frozen=True)
@@ -74,10 +76,11 @@ class NotYourTurn(Exception):
 class Match:
     """One match: the game state, the bots of the other seats and the public log."""
 
-    def __init__(self, token: str, rules: Rules, players: int, seed: int, seat: int, bots: list[str | None]):
+    def __init__(self, token: str, rules: Rules, players: int, seed: int, seat: int, bots: list[str | None], practice: bool = False):
         self.token = token
         self.rules = rules
-        self.seed = seed
+        self.seed = seed  # the deal's secret: never sent to the browser
+        self.practice = practice  # dealt from a chosen seed: its cards can be known in advance
         self.seat = seat
         self.bot_names = bots
         self.state: GameState = rules.new_game(players, seed)
@@ -137,25 +140,34 @@ def _public_entry(state: GameState, code: int) -> LogEntry:
 class Matches:
     """Every match of the server: created, found by token, played and stored."""
 
-    def __init__(self, store: MatchStore, keep_in_memory: int = 2000):
+    def __init__(self, store: MatchStore, keep_in_memory: int = 2000, budget: int = LIVE_BUDGET_BYTES):
         self.store = store
         self._live: OrderedDict[str, Match] = OrderedDict()
         self._keep = keep_in_memory  # older matches are dropped from memory and rebuilt on demand
+        self.budget = budget  # ... and so are they beyond this many estimated bytes, rules included
+        self._weights: dict[str, int] = {}  # token -> the match's own estimated bytes when last remembered
+        self._users: Counter[int] = Counter()  # id(rules) -> live matches sharing them: shared rules count once
+        self._rules_bytes = 0
+        self._match_bytes = 0
         self._lock = threading.Lock()
 
     def new(self, spec_doc: dict, players: int, bots: list[str], seed: int | None = None) -> Match:
-        """Start a match with the browser in seat 0 and one bot per other seat; raises ValueError or BotError."""
+        """Start a match with the browser in seat 0 and one bot per other seat; raises ValueError or BotError.
+
+        Without `seed` the deal is a 128-bit secret; with one it is a practice match, marked as such.
+        """
         rules = rules_for(spec_doc)
         if players not in rules.players:
             allowed = ", ".join(map(str, rules.players))
             raise ValueError(f"variant {rules.name!r} is for {allowed} players, not {players}")
         if len(bots) != players - 1:
             raise ValueError(f"{players} players need {players - 1} opponents, got {len(bots)}")
-        seed = secrets.randbelow(2**31) if seed is None else seed
-        token = secrets.token_urlsafe(16)
+        practice = seed is not None
+        seed = secret_seed() if seed is None else seed
+        token = secrets.token_urlsafe(16)  # drawn apart from the seed: the address says nothing of the deal
         seats: list[str | None] = [None, *bots]
-        match = Match(token, rules, players, seed, 0, seats)  # builds the bots: a bad name fails here
-        self.store.create(token, spec_doc, players, seed, 0, seats)
+        match = Match(token, rules, players, seed, 0, seats, practice)  # builds the bots: a bad name fails here
+        self.store.create(token, spec_doc, players, seed, 0, seats, practice)
         with self._lock:
             return self._remember(match)
 
@@ -166,16 +178,20 @@ class Matches:
             if match is not None:
                 self._live.move_to_end(token)
                 return match
-        stored = self.store.load(token)
+        stored = self.store.load(token)  # MatchDamaged when its pages cannot be read
         if stored is None:
             return None
-        match = Match(token, rules_for(stored.spec), stored.players, stored.seed, stored.seat, stored.bots)
+        try:
+            rules = rules_for(stored.spec)
+            match = Match(token, rules, stored.players, stored.seed, stored.seat, stored.bots, stored.practice)
+        except Exception as exc:  # a stored document this version no longer compiles, or a bot no longer installed
+            raise MatchDamaged(f"its variant or bots cannot be rebuilt ({type(exc).__name__}: {str(exc)[:120]})") from None
         for ply, text in enumerate(stored.moves):
             try:
                 code = match.rules.codec.encode(parse_action(text))
                 match.apply(code)
             except (IllegalAction, ValueError) as exc:
-                raise StoreError(f"match {token} cannot be resumed: stored move {ply + 1} {text!r} is refused: {exc}") from None
+                raise MatchDamaged(f"stored move {ply + 1} {text[:40]!r} is refused: {str(exc)[:160]}") from None
         with self._lock:
             return self._remember(match)
 
@@ -185,12 +201,47 @@ class Matches:
             return self._live.get(token)
 
     def _remember(self, match: Match) -> Match:
-        """Keep a match in memory (the caller holds self._lock); two rebuilds at once keep the first."""
+        """Keep a match in memory (the caller holds self._lock); two rebuilds at once keep the first.
+
+        The oldest matches leave memory while there are more than `keep_in_memory` of them or
+        their estimated bytes (their own, plus each distinct rules once) pass the budget;
+        the match just remembered always stays.
+        """
         existing = self._live.setdefault(match.token, match)
         self._live.move_to_end(match.token)
-        while len(self._live) > self._keep:
-            self._live.popitem(last=False)
+        if existing is match:
+            self._reweigh(match)
+            if self._users[id(match.rules)] == 0:
+                self._rules_bytes += rules_weight(match.rules)
+            self._users[id(match.rules)] += 1
+        while len(self._live) > 1 and (len(self._live) > self._keep or self.weight > self.budget):
+            self._forget(next(iter(self._live)))
         return existing
+
+    def _forget(self, token: str) -> None:
+        """Drop a match from memory (the caller holds self._lock); the database still has it."""
+        match = self._live.pop(token, None)
+        if match is None:
+            return
+        self._match_bytes -= self._weights.pop(token, 0)
+        key = id(match.rules)
+        self._users[key] -= 1
+        if self._users[key] <= 0:
+            del self._users[key]
+            self._rules_bytes -= rules_weight(match.rules)
+
+    @property
+    def weight(self) -> int:
+        """Estimated bytes of the live matches, each distinct rules counted once (as of when each was remembered)."""
+        return self._match_bytes + self._rules_bytes
+
+    def _reweigh(self, match: Match) -> None:
+        weight = match_weight(match)
+        self._match_bytes += weight - self._weights.get(match.token, 0)
+        self._weights[match.token] = weight
+
+    def __len__(self) -> int:
+        return len(self._live)
 
     def play(self, match: Match, text: str) -> str:
         """The browser's move in notation; raises NotYourTurn, NotationError or IllegalAction."""
@@ -220,7 +271,16 @@ class Matches:
             self.store.add_move(match.token, ply, text)
         except Exception:
             with self._lock:  # memory is a move ahead of the file: forget it, the next request replays the file
-                self._live.pop(match.token, None)
+                self._forget(match.token)
             raise
+        if len(match.log) % 16 == 0:  # refresh the match's weight now and then as its log grows
+            with self._lock:
+                if match.token in self._weights:
+                    self._reweigh(match)
         return text
+
+
+def match_weight(match: Match) -> int:
+    """Estimated bytes of a live match apart from its rules (a model calibrated with tracemalloc)."""
+    return MATCH_BASE_BYTES + MATCH_BYTES_PER_LOG_LINE * len(match.log)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from scoutlab.engine.actions import SHOW_BASE
 from scoutlab.engine.cards import bottom, format_card, top
 from scoutlab.engine.explain import describe_show, end_reason
 from scoutlab.engine.state import RoundEnd, View
@@ -127,21 +128,27 @@ def hints(match: Match, view: View, _: Gettext) -> list[str]:
 
 
 def legal_moves(match: Match, view: View) -> dict[str, Any]:
-    """What the seat may do now, in the shape the page needs: shows as [start, length], scout ends."""
+    """What the seat may do now, in the shape the page needs: shows as [start, length], scout ends.
+
+    Read from the codes' layout (actions.Codec) by arithmetic: a hand can have hundreds of
+    Scout & Show codes, and decoding each into an action was half the cost of a web request.
+    """
     codec = match.rules.codec
+    width, scout_base, sns_base = codec.width, codec.scout_base, codec.sns_base
+    side = (width + 1) * 2  # scout index // side is its end (Codec._scout)
+    sns_side = side * codec.sns_stride
     shows, ends, scout_show, flip = [], set(), False, False
     for code in view.legal:
-        kind = codec.kind(code)
-        if kind == "show":
-            show = codec.decode(code)
-            shows.append([show.start, show.length])
-        elif kind == "scout":
-            ends.add(codec.decode(code).end)
-        elif kind == "scout_and_show":
-            scout_show = True
-            ends.add(codec.decode(code).scout.end)
-        else:
+        if code < SHOW_BASE:
             flip = True
+        elif code < scout_base:
+            start, rest = divmod(code - SHOW_BASE, width)
+            shows.append([start, rest + 1])
+        elif code < sns_base:
+            ends.add((code - scout_base) // side)
+        else:
+            scout_show = True
+            ends.add((code - sns_base) // sns_side)
     return {"flip": flip, "shows": shows, "scout_ends": sorted(ends), "scout_show": scout_show}
 
 

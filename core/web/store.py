@@ -1,10 +1,17 @@
-"""Matches kept in SQLite: each match is its variant document, seed, seats and list of moves.
+"""Matches kept in SQLite: each match is its variant document, secret deal seed, seats and list of moves.
 
 A match is never stored as a snapshot of its state: it is rebuilt by replaying its
 moves from the seed, so a restarted server resumes every match exactly where it was.
-The file is marked as ours (`application_id`) with a schema version (`user_version`),
-so a foreign or corrupt file is refused with a clear message instead of being
-silently overwritten.
+The seed is the match's secret (it decides every hand), so it lives here and nowhere
+a player can read it. The file is marked as ours (`application_id`) with a schema
+version (`user_version`), so a foreign or corrupt file is refused with a clear
+message instead of being silently overwritten; a file of the previous schema is
+migrated in place.
+
+Failures while serving are sorted into two kinds the app answers differently:
+`StorageFull` (disk full, read-only, locked for too long: nothing is lost, try
+again later) and `MatchDamaged` (the pages holding one match cannot be read: that
+match says so, the others go on).
 """
 
 from __future__ import annotations
@@ -18,17 +25,21 @@ from dataclasses import dataclass
 
 #: "SCOU" in ASCII: marks a SQLite file as a scoutlab match database.
 APPLICATION_ID = 0x53434F55
-SCHEMA_VERSION = 1
+#: 2: seeds are 128-bit secrets kept as decimal text (SQLite integers stop at 64 bits), and `practice` marks chosen deals.
+SCHEMA_VERSION = 2
+#: A writer waits this long for another connection's lock before giving up (milliseconds).
+BUSY_TIMEOUT_MS = 5000
 
 _SCHEMA = """
 CREATE TABLE matches (
-    token   TEXT PRIMARY KEY,
-    created REAL NOT NULL,
-    spec    TEXT NOT NULL,     -- the merged variant document, JSON
-    players INTEGER NOT NULL,
-    seed    INTEGER NOT NULL,
-    seat    INTEGER NOT NULL,  -- the browser's seat
-    bots    TEXT NOT NULL      -- JSON list, one bot name per seat (null for the browser's seat)
+    token    TEXT PRIMARY KEY,
+    created  REAL NOT NULL,
+    spec     TEXT NOT NULL,     -- the merged variant document, JSON
+    players  INTEGER NOT NULL,
+    seed     TEXT NOT NULL,     -- the deal's seed in decimal: a 128-bit secret, or the number a practice match chose
+    seat     INTEGER NOT NULL,  -- the browser's seat
+    bots     TEXT NOT NULL,     -- JSON list, one bot name per seat (null for the browser's seat)
+    practice INTEGER NOT NULL DEFAULT 0  -- 1: the deal can be known in advance (a chosen seed, or a schema-1 31-bit seed)
 );
 CREATE TABLE moves (
     token  TEXT NOT NULL REFERENCES matches(token),
@@ -38,9 +49,36 @@ CREATE TABLE moves (
 );
 """
 
+# Schema 1 kept 31-bit seeds as INTEGER; a 128-bit number would be turned into a lossy REAL by that
+# column's affinity, so the table is rebuilt with a TEXT seed. Those old deals are guessable: practice.
+_MIGRATE_1_TO_2 = """
+CREATE TABLE matches_v2 (
+    token    TEXT PRIMARY KEY,
+    created  REAL NOT NULL,
+    spec     TEXT NOT NULL,
+    players  INTEGER NOT NULL,
+    seed     TEXT NOT NULL,
+    seat     INTEGER NOT NULL,
+    bots     TEXT NOT NULL,
+    practice INTEGER NOT NULL DEFAULT 0
+);
+INSERT INTO matches_v2 (token, created, spec, players, seed, seat, bots, practice)
+    SELECT token, created, spec, players, CAST(seed AS TEXT), seat, bots, 1 FROM matches;
+DROP TABLE matches;
+ALTER TABLE matches_v2 RENAME TO matches;
+"""
+
 
 class StoreError(Exception):
     """The match database cannot be used; the message says which file and why."""
+
+
+class StorageFull(StoreError):
+    """A move or match could not be written (disk full, read-only, busy): nothing was kept; try again later."""
+
+
+class MatchDamaged(StoreError):
+    """The stored match cannot be read back (a damaged page, or a move that no longer replays)."""
 
 
 @dataclass(frozen=True)
@@ -54,6 +92,15 @@ class StoredMatch:
     seat: int
     bots: list[str | None]
     moves: list[str]
+    practice: bool = False
+
+
+def _write_failure(exc: sqlite3.Error) -> StoreError:
+    """The StoreError a failed write becomes: a damaged file, or storage that is full or unavailable."""
+    text = str(exc)
+    if isinstance(exc, sqlite3.DatabaseError) and "malformed" in text:
+        return MatchDamaged(f"the match database is damaged ({text})")
+    return StorageFull(f"the match could not be saved ({text})")
 
 
 class MatchStore:
@@ -70,6 +117,7 @@ class MatchStore:
 
     def _open(self) -> None:
         db = self._db
+        db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")  # another process holding the lock: wait, then fail clearly
         app_id = db.execute("PRAGMA application_id").fetchone()[0]
         version = db.execute("PRAGMA user_version").fetchone()[0]
         tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
@@ -80,35 +128,52 @@ class MatchStore:
                 f"{self.path} is a SQLite database of another program (application_id {app_id}), "
                 "not a scoutlab match database; pass another --db"
             )
+        elif version == 1:
+            db.executescript("BEGIN IMMEDIATE;" + _MIGRATE_1_TO_2 + f"PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
         elif version != SCHEMA_VERSION:
             newer = "a newer" if version > SCHEMA_VERSION else "an older"
             raise StoreError(f"{self.path} was written by {newer} scoutlab (match schema {version}, this one reads {SCHEMA_VERSION})")
-        db.execute("PRAGMA journal_mode = WAL")  # readers never wait for the writer
+        mode = db.execute("PRAGMA journal_mode = WAL").fetchone()[0]  # readers never wait for the writer
+        if mode != "wal":
+            raise StoreError(f"{self.path} cannot be opened in WAL mode (the file system gave {mode!r}); pass a --db on a local disk")
         db.execute("PRAGMA synchronous = NORMAL")  # WAL keeps the file consistent; a crash loses at most the last move
 
-    def create(self, token: str, spec: dict, players: int, seed: int, seat: int, bots: list[str | None]) -> None:
-        with self._lock, self._db:
-            self._db.execute(
-                "INSERT INTO matches (token, created, spec, players, seed, seat, bots) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (token, time.time(), json.dumps(spec), players, seed, seat, json.dumps(bots)),
-            )
+    def create(self, token: str, spec: dict, players: int, seed: int, seat: int, bots: list[str | None], practice: bool = False) -> None:
+        """Keep a new match; StorageFull (or MatchDamaged) if it cannot be written."""
+        try:
+            with self._lock, self._db:
+                self._db.execute(
+                    "INSERT INTO matches (token, created, spec, players, seed, seat, bots, practice) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (token, time.time(), json.dumps(spec), players, str(seed), seat, json.dumps(bots), int(practice)),
+                )
+        except sqlite3.Error as exc:
+            raise _write_failure(exc) from None
 
     def add_move(self, token: str, ply: int, action: str) -> None:
-        """Record move number `ply` (0-based) of a match."""
-        with self._lock, self._db:
-            self._db.execute("INSERT INTO moves (token, ply, action) VALUES (?, ?, ?)", (token, ply, action))
+        """Record move number `ply` (0-based) of a match; StorageFull (or MatchDamaged) if it cannot be written."""
+        try:
+            with self._lock, self._db:
+                self._db.execute("INSERT INTO moves (token, ply, action) VALUES (?, ?, ?)", (token, ply, action))
+        except sqlite3.Error as exc:
+            raise _write_failure(exc) from None
 
     def load(self, token: str) -> StoredMatch | None:
-        """The stored match, or None when there is no match with this token."""
-        with self._lock:
-            row = self._db.execute(
-                "SELECT spec, players, seed, seat, bots FROM matches WHERE token = ?", (token,)
-            ).fetchone()
-            if row is None:
-                return None
-            moves = [m for (m,) in self._db.execute("SELECT action FROM moves WHERE token = ? ORDER BY ply", (token,))]
-        spec, players, seed, seat, bots = row
-        return StoredMatch(token, json.loads(spec), players, seed, seat, json.loads(bots), moves)
+        """The stored match, or None when there is no match with this token; MatchDamaged if it cannot be read."""
+        try:
+            with self._lock:
+                row = self._db.execute(
+                    "SELECT spec, players, seed, seat, bots, practice FROM matches WHERE token = ?", (token,)
+                ).fetchone()
+                if row is None:
+                    return None
+                moves = [m for (m,) in self._db.execute("SELECT action FROM moves WHERE token = ? ORDER BY ply", (token,))]
+            spec, players, seed, seat, bots, practice = row
+            return StoredMatch(token, json.loads(spec), players, int(seed), seat, json.loads(bots), moves, bool(practice))
+        except sqlite3.OperationalError as exc:
+            raise StorageFull(f"the match could not be read ({exc})") from None
+        except (sqlite3.DatabaseError, ValueError, TypeError) as exc:
+            # A damaged page or a mangled row: this match is lost to us, the rest of the file may be fine.
+            raise MatchDamaged(f"its stored record cannot be read ({_short(str(exc))})") from None
 
     def count(self) -> int:
         with self._lock:
@@ -117,3 +182,7 @@ class MatchStore:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+
+def _short(text: str, limit: int = 120) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"

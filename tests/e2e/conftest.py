@@ -62,13 +62,15 @@ def browser():
 
 @pytest.fixture
 def page_at(browser):
-    """`page_at(width)`: a fresh page of that width; page errors fail the test."""
+    """`page_at(width)`: a fresh page of that width; page errors and CSP violations fail the test."""
     pages = []
 
     def make(width: int, height: int = 900):
         page = browser.new_page(viewport={"width": width, "height": height})
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
+        # The server's Content-Security-Policy blocks inline script and style: a page that needs any fails here.
+        page.on("console", lambda message: "Content Security Policy" in message.text and errors.append(message.text))
         page.errors = errors
         page.set_default_timeout(30_000)
         pages.append(page)

@@ -1,0 +1,150 @@
+"""Soak test of the shipped bots: do they ever play a round to the turn cap?
+
+RULES.md 4: the cap must never trigger in ordinary play by sensible bots, and one capped
+round outweighs a whole normal game. This plays many games of every shipped variant and
+player count for each lineup of bots and counts the rounds that ended by the turn cap,
+with a 95% Wilson interval on the rate. It is a benchmark, not a timed test: the default
+(10,000 games a row) takes hours; pass --games for a quicker look.
+
+    python benchmarks/soak.py                                 # every row, 10,000 games each
+    python benchmarks/soak.py --games 200 --workers 2         # a quicker look
+    python benchmarks/soak.py --variants official --players 4 --lineups heuristic
+    python benchmarks/soak.py --lineup "mine=mybot,heuristic"  # add a lineup of your own
+
+A lineup is a list of bots seated in turn (seat i plays bot (i + game) mod len), so in a
+row every bot sits in every seat. Each capped round is printed with the command that
+replays its game. Exit status 1 if any round hit the cap.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+LINEUPS = {
+    "heuristic": ["heuristic"],
+    "greedy": ["greedy"],
+    "heuristic+greedy": ["heuristic", "greedy"],
+    # the search bot at a small budget among the others: a soak checks loops, not strength
+    "mcts+heuristic": ["mcts:iterations=20", "heuristic"],
+    "mcts+greedy": ["mcts:iterations=20", "greedy"],
+}
+
+
+def seating(lineup: list[str], players: int, game: int) -> list[str]:
+    """The bot of each seat in this game: the lineup in turn, shifted by one seat per game."""
+    return [lineup[(seat + game) % len(lineup)] for seat in range(players)]
+
+
+def play_block(task: tuple[str, int, list[str], int, int]) -> dict:
+    """Play games [first, first + count) of one row; returns the counts and the capped games."""
+    from scoutlab.engine.state import TURN_CAP
+    from scoutlab.match import make_bots, play_game
+    from scoutlab.rules import load_rules
+
+    variant, players, lineup, first, count = task
+    rules = load_rules(variant)
+    rounds = capped = longest = decisions = 0
+    capped_games: list[tuple[int, list[str]]] = []
+    started = time.process_time()
+    for game in range(first, first + count):
+        names = seating(lineup, players, game)
+        state = play_game(rules, players, make_bots(names, rules, players, game), game)
+        rounds += len(state.round_ends)
+        caps = sum(end.reason == TURN_CAP for end in state.round_ends)
+        if caps:
+            capped += caps
+            capped_games.append((game, names))
+        longest = max([longest] + [end.turns for end in state.round_ends])
+        decisions += len(state.history)
+    return {"games": count, "rounds": rounds, "capped": capped, "longest": longest, "decisions": decisions,
+            "cpu": time.process_time() - started, "capped_games": capped_games}
+
+
+def soak_row(variant: str, players: int, lineup: list[str], games: int, pool: ProcessPoolExecutor | None,
+             block: int) -> dict:
+    """Every game of one row, in blocks (over the pool's workers if there is one), added up."""
+    tasks = [(variant, players, lineup, first, min(block, games - first)) for first in range(0, games, block)]
+    parts = pool.map(play_block, tasks) if pool else map(play_block, tasks)
+    total = {"games": 0, "rounds": 0, "capped": 0, "longest": 0, "decisions": 0, "cpu": 0.0, "capped_games": []}
+    for part in parts:
+        for key in ("games", "rounds", "capped", "decisions", "cpu"):
+            total[key] += part[key]
+        total["longest"] = max(total["longest"], part["longest"])
+        total["capped_games"] += part["capped_games"]
+    return total
+
+
+def replay_command(variant: str, players: int, names: list[str], game: int) -> str:
+    return f"scoutlab game --variant {variant} --players {players} --bots '{','.join(names)}' --seed {game}"
+
+
+def parse_lineups(chosen: list[str] | None, extra: list[str]) -> dict[str, list[str]]:
+    lineups = {name: LINEUPS[name] for name in (chosen or LINEUPS)}
+    for text in extra:
+        name, eq, bots = text.partition("=")
+        if not eq or not name or not bots:
+            raise SystemExit(f"--lineup {text!r}: write NAME=BOT,BOT,... (e.g. mine=mybot,heuristic)")
+        from scoutlab.bots import split_bots
+
+        lineups[name] = split_bots(bots)
+    return lineups
+
+
+def main(argv: list[str] | None = None) -> int:
+    from scoutlab.rules import load_rules
+    from scoutlab.sim.stats import wilson
+    from scoutlab.spec.variant import shipped_variants
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=10_000, help="games per variant, player count and lineup")
+    parser.add_argument("--variants", nargs="+", help="shipped variants to play (default: all)")
+    parser.add_argument("--players", type=int, nargs="+", help="player counts (default: all each variant allows)")
+    parser.add_argument("--lineups", nargs="+", choices=sorted(LINEUPS), help="built-in lineups (default: all)")
+    parser.add_argument("--lineup", action="append", default=[], metavar="NAME=BOTS", help="an extra lineup")
+    parser.add_argument("--workers", type=int, default=1, help="processes (default 1: the machine may be shared)")
+    parser.add_argument("--block", type=int, default=50, help="games per task handed to a worker")
+    args = parser.parse_args(argv)
+    if args.games < 1 or args.workers < 1 or args.block < 1:
+        parser.error("--games, --workers and --block must be at least 1")
+    shipped = [name for name, _ in shipped_variants()]
+    unknown = sorted(set(args.variants or []) - set(shipped))
+    if unknown:
+        parser.error(f"not shipped: {', '.join(unknown)} (shipped: {', '.join(shipped)})")
+    lineups = parse_lineups(args.lineups, args.lineup)
+    rows = [
+        (variant, n) for variant in (args.variants or shipped) for n in load_rules(variant).players
+        if not args.players or n in args.players
+    ]
+    print(f"{args.games:,} games per row; turn-cap rounds with a 95% Wilson interval on their rate")
+    print(f"{'variant':<20}{'players':>8}  {'lineup':<18}{'rounds':>9}{'capped':>8}  {'rate [95% interval]':<24}"
+          f"{'longest':>8}{'dec/CPU-s':>11}")
+    all_rounds = all_capped = 0
+    replays: list[str] = []
+    pool = ProcessPoolExecutor(args.workers) if args.workers > 1 else None
+    try:
+        for variant, players in rows:
+            for label, lineup in lineups.items():
+                row = soak_row(variant, players, lineup, args.games, pool, args.block)
+                low, high = wilson(row["capped"], row["rounds"])
+                rate = f"{row['capped'] / row['rounds']:.3%} [{low:.3%}, {high:.3%}]"
+                print(f"{variant:<20}{players:>8}  {label:<18}{row['rounds']:>9,}{row['capped']:>8}  {rate:<24}"
+                      f"{row['longest']:>8}{row['decisions'] / max(row['cpu'], 1e-9):>11,.0f}", flush=True)
+                all_rounds += row["rounds"]
+                all_capped += row["capped"]
+                replays += [replay_command(variant, players, names, game) for game, names in row["capped_games"]]
+    finally:
+        if pool:
+            pool.shutdown()
+    low, high = wilson(all_capped, all_rounds)
+    print(f"\n{all_capped} of {all_rounds:,} rounds ended by the turn cap. With 95% confidence the rate in "
+          f"these rows is at most {high:.3%}" + (f" and at least {low:.3%}." if all_capped else "."))
+    for command in replays:
+        print(f"  capped: {command}")
+    return 1 if all_capped else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

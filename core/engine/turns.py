@@ -1,0 +1,457 @@
+"""The decision loop of one game: dealing, legal actions, applying an action, the round-end checks and the scoring.
+
+`Table` holds a game's hands, table, chips and turn as plain ints and lists, and plays
+them. `GameState` (state.py) is a Table plus all that surrounds play: the guard that
+undoes an action a plugin broke, the notation, views, facts and explanations. setup.py
+compiles this module with mypyc, together with legal.py, as
+`scoutlab.engine._turns_native`; `scoutlab.engine.native` picks the compiled build while
+its source stamp matches, else this source, which is the reference
+(tests/test_turns_native.py plays every variant both ways and compares).
+
+Plugin code is never called from here directly: where the rules let a plugin decide
+(show strength, end conditions, scores, observers), the loop calls a `_hook_...` method
+that GameState overrides, and only when the compiled rules say a plugin is there.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from mypy_extensions import mypyc_attr
+
+from scoutlab.base.errors import IllegalAction
+from scoutlab.base.values import RoundEnd
+from scoutlab.engine.events import action_event, game_event
+from scoutlab.engine.legal import MASK, SHIFT, SHOW_BASE, Layout, active_set_key, play_codes
+
+FLIPPING: Final = "flip"
+PLAYING: Final = "play"
+OVER: Final = "over"
+SHOW: Final = "show"
+SCOUT: Final = "scout"
+SCOUT_AND_SHOW: Final = "scout_and_show"
+TURN_CAP: Final = "turn_cap"
+NO_LEGAL_ACTION: Final = "no_legal_action"
+KEEP: Final = 0
+FLIP: Final = 1
+
+# The built-in end conditions (host/builtin.py), checked here without a call into Python.
+HAND_EMPTIED: Final = "hand_emptied"
+EVERYONE_SCOUTED: Final = "everyone_scouted"
+OPPONENT_STUCK: Final = "opponent_stuck"
+BUILTIN_ENDS: Final = (HAND_EMPTIED, EVERYONE_SCOUTED, OPPONENT_STUCK)
+
+# Every field a Table holds, for copying a state whose compiled fields live outside its __dict__.
+FIELDS: Final = (
+    "rules", "players", "layout", "guarded", "builtin_shows", "observed", "observers", "scores_hooked", "builtin_ends",
+    "end_names", "end_exempts", "scout_pays", "extra_turn", "sns_fallback", "flip_reverses", "exemption",
+    "max_turns", "points_captured", "points_received", "points_unspent", "points_in_hand",
+    "rng", "rounds", "round", "pool", "set_aside", "deals", "round_ends", "totals", "history",
+    "hands", "active", "active_owner", "beat", "last_shower", "last_seat", "last_kind", "last_scouted",
+    "round_start", "captured", "chips_received", "chips_held", "chips_paid", "scout_show_chips",
+    "turn", "starting_seat", "to_act", "flips_left", "phase", "_legal", "_replayable",
+)
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Table:
+    """A game's cards, chips and turn, and the loop that plays them (see the module docstring)."""
+
+    # The rules, read once per game from the compiled Rules (`_knobs`).
+    rules: Any
+    players: int
+    layout: Layout
+    guarded: bool  # plugin code runs mid-action: apply goes through GameState's undo guard
+    builtin_shows: bool  # shows ranked by integer keys; else a plugin's hooks decide
+    observed: bool
+    observers: tuple[tuple[str, Any], ...]  # (plugin name, function of (event, state)), called after every action
+    scores_hooked: bool
+    builtin_ends: bool  # every end condition is one of the built-in three
+    end_names: tuple[str, ...]
+    end_exempts: tuple[bool, ...]
+    scout_pays: bool
+    extra_turn: bool
+    sns_fallback: bool
+    flip_reverses: bool
+    exemption: bool
+    max_turns: int
+    points_captured: int
+    points_received: int
+    points_unspent: int
+    points_in_hand: int
+    # The game.
+    rng: Any
+    rounds: int
+    round: int
+    pool: list[int] | None
+    set_aside: list[int]
+    deals: list[list[list[int]]]
+    round_ends: list[Any]
+    totals: list[int]
+    history: list[tuple[int, int, int]]
+    # The round.
+    hands: list[list[int]]
+    active: list[int]
+    active_owner: int
+    beat: Any  # an int key on the fast path, else a trie node or None (Rules.strength)
+    last_shower: int
+    last_seat: int
+    last_kind: str | None
+    last_scouted: int | None
+    round_start: int
+    captured: list[list[int]]
+    chips_received: list[int]
+    chips_held: list[int]
+    chips_paid: int
+    scout_show_chips: list[int]
+    turn: int
+    starting_seat: int
+    to_act: int
+    flips_left: int
+    phase: str
+    _legal: list[int] | None
+    _replayable: bool  # the seed and the history rebuild this state (how an action plugin code broke is undone)
+
+    def _knobs(self, rules: Any, players: int) -> None:
+        """Copy what the loop asks of the rules into plain fields, once per game."""
+        self.rules = rules
+        self.players = players
+        self.layout = rules.layout
+        self.guarded = rules.guarded
+        self.builtin_shows = rules.builtin_shows
+        self.observed = rules.observed
+        self.observers = tuple(rules.observers)
+        self.scores_hooked = rules.scores_hooked
+        # The built-in conditions by name, unless a plugin offers its own function under that name.
+        self.builtin_ends = rules.ends_builtin and all(name in BUILTIN_ENDS for name, _, _ in rules.end_checks)
+        self.end_names = tuple([name for name, _, _ in rules.end_checks])
+        self.end_exempts = tuple([bool(exempts) for _, _, exempts in rules.end_checks])
+        self.scout_pays = rules.scout_pays
+        self.extra_turn = rules.extra_turn
+        self.sns_fallback = rules.sns_fallback
+        self.flip_reverses = rules.flip_reverses
+        self.exemption = rules.exemption
+        self.max_turns = rules.max_turns
+        self.points_captured = rules.points_captured
+        self.points_received = rules.points_received
+        self.points_unspent = rules.points_unspent
+        self.points_in_hand = rules.points_in_hand
+
+    # -- dealing ------------------------------------------------------------------------------
+
+    def shuffled(self, cards: list[int]) -> list[int]:
+        """The cards in a new list, shuffled by this game's rng: order and, if the spec says so, orientation (RULES.md 1)."""
+        return _shuffled(self, cards)
+
+    def _start_round(self, index: int) -> None:
+        _deal(self, index)
+
+    def _apply(self, code: int) -> None:
+        """Play an action known to be legal (`apply` checks; replaying a history need not)."""
+        _play(self, code)
+
+    def _end_round(self, reason: str, exempt: int) -> None:
+        _end_round(self, reason, exempt)
+
+    def _may_scout(self, seat: int) -> bool:
+        """Whether this seat may scout now: a table to scout from, not its own, and a chip to pay if scouts cost one."""
+        return _may_scout(self, seat)
+
+    # -- legal actions ------------------------------------------------------------------------
+
+    def legal_actions(self) -> list[int]:
+        """Every legal action code for the seat to act (cached until the next action)."""
+        return _listing(self)
+
+    # -- applying an action -------------------------------------------------------------------
+
+    def apply(self, code: int) -> None:
+        """Play one action for the seat to act; an illegal one raises IllegalAction and changes nothing."""
+        legal = self._legal
+        if legal is None:
+            legal = _listing(self)
+        if code not in legal:
+            raise IllegalAction(self.explain(code))
+        if self.guarded:
+            _guarded_play(self, code, legal)
+        else:
+            _play(self, code)
+
+    # -- what GameState says and does where plugins or words come in (overridden there) ---------
+
+    def explain(self, code: int) -> str:
+        """Why this action is not legal here, in the words of the rules."""
+        return f"action {code} is not legal here"
+
+    def _snapshot(self) -> Any:
+        """What `_undo` needs to restore a state that its seed and history cannot rebuild."""
+        raise NotImplementedError
+
+    def _undo(self, done: int, legal: list[int], saved: Any, exc: BaseException, code: int) -> None:
+        """Make this state again what it was before the action that raised `exc` (its first `done` actions)."""
+        raise NotImplementedError
+
+    def _observer_error(self, plugin: str, event: Any, exc: BaseException | None, answer: Any) -> BaseException:
+        """The error to raise for an observer that raised `exc`, or else answered something other than None."""
+        raise NotImplementedError
+
+    def _hook_play_actions(self, seat: int) -> list[int]:
+        raise NotImplementedError
+
+    def _hook_strength(self, cards: list[int]) -> Any:
+        raise NotImplementedError
+
+    def _hook_end_checks(self) -> bool:
+        """Check the rules' end conditions through their functions; end the round and say True if one holds."""
+        raise NotImplementedError
+
+    def _hook_scores(self, end: Any, scores: list[int]) -> Any:
+        raise NotImplementedError
+
+
+# -- the loop: module functions, so that compiled calls go straight to C, never through a subclass --
+
+
+def _shuffled(t: Table, cards: list[int]) -> list[int]:
+    cards = list(cards)
+    t.rng.shuffle(cards)
+    if t.rules.random_orientation:
+        bits: int = t.rng.getrandbits(len(cards))
+        for i in range(len(cards)):
+            if bits >> i & 1:
+                c = cards[i]
+                cards[i] = ((c & MASK) << SHIFT) | (c >> SHIFT)
+    return cards
+
+
+def _deal(t: Table, index: int) -> None:
+    rules, n = t.rules, t.players
+    size: int = rules.hand_size[n]
+    pool = t.pool
+    if pool is not None:
+        start, stop = index * n * size, (index + 1) * n * size
+        cards = pool[start:stop]
+        t.set_aside = pool[:start] + pool[stop:]
+    else:
+        shuffled = _shuffled(t, rules.deck_for(n))
+        cards, t.set_aside = shuffled[: n * size], shuffled[n * size :]
+    t.round = index
+    t.hands = [cards[i * size : (i + 1) * size] for i in range(n)]
+    t.deals.append([list(h) for h in t.hands])
+    t.active = []
+    t.active_owner = -1
+    t.beat = _strength(t, [])
+    t.last_shower = -1  # owner of the round's last show, for (ii) and the exemption
+    t.last_seat = -1
+    t.last_kind = None
+    t.last_scouted = None  # the card the last scout took, for `facts`
+    t.round_start = len(t.history)  # where this round's moves begin in the history
+    t.captured = [[] for _ in range(n)]
+    t.chips_received = [0] * n
+    t.chips_held = [int(rules.scout_chips)] * n
+    t.chips_paid = 0  # paid into the middle (scout_pays)
+    t.scout_show_chips = [int(rules.sns_chips)] * n
+    t.turn = 0
+    t.starting_seat = rules.starting_seat(n, index)
+    t.to_act = t.starting_seat
+    t.flips_left = n if rules.flip_allowed else 0
+    t.phase = FLIPPING if t.flips_left else PLAYING
+    t._legal = None
+
+
+def _may_scout(t: Table, seat: int) -> bool:
+    return len(t.active) > 0 and t.active_owner != seat and (not t.scout_pays or t.chips_held[seat] > 0)
+
+
+def _play_actions(t: Table, seat: int) -> list[int]:
+    beat: int = t.beat
+    return play_codes(
+        t.hands[seat], t.active, beat, _may_scout(t, seat), t.scout_show_chips[seat] > 0,
+        t.sns_fallback, t.layout,
+    )
+
+
+def _guarded_play(t: Table, code: int, legal: list[int]) -> None:
+    # Plugin code runs mid-action (end conditions, scoring, observers): if it raises, undo.
+    # A game played from its seed is rebuilt by replaying its history, so the usual path
+    # saves nothing; a state whose fields were set by hand (refresh) keeps a snapshot.
+    saved: Any = None if t._replayable else t._snapshot()
+    done = len(t.history)
+    try:
+        _play(t, code)
+    except BaseException as exc:
+        t._undo(done, legal, saved, exc, code)
+        raise
+
+
+def _observe(t: Table, event: Any) -> None:
+    """Tell the observers, called directly rather than through pluggy, since this runs after every action.
+
+    Their guard wrappers are skipped too: `_observer_error` makes the same checks, and costs
+    nothing unless one fails.
+    """
+    for plugin, observe in t.observers:
+        try:
+            answer = observe(event, t)
+        except Exception as exc:
+            raise t._observer_error(plugin, event, exc, None) from exc
+        if answer is not None:
+            raise t._observer_error(plugin, event, None, answer)
+
+
+def _play(t: Table, code: int) -> None:
+    seat = t.to_act
+    t.history.append((t.round, seat, code))
+    t._legal = None
+    if t.phase == FLIPPING:
+        _choose_flip(t, seat, code)
+        return
+    layout = t.layout
+    width = layout.width
+    t.turn += 1
+    if code < layout.scout_base:
+        rel = code - SHOW_BASE
+        _show(t, seat, rel // width, rel % width + 1)
+        kind = SHOW
+    elif code < layout.sns_base:
+        _scout(t, seat, code - layout.scout_base)
+        kind = SCOUT
+    else:
+        rel = code - layout.sns_base
+        show = rel % layout.sns_stride
+        t.scout_show_chips[seat] -= 1
+        _scout(t, seat, rel // layout.sns_stride)
+        if show == layout.show_count:  # the informal 28-card game's fallback: the turn ends as a plain scout
+            kind = SCOUT
+        else:
+            _show(t, seat, show // width, show % width + 1)
+            kind = SCOUT_AND_SHOW
+    t.last_kind = kind
+    t.last_seat = seat
+    stays = t.extra_turn and kind == SCOUT
+    t.to_act = seat if stays else (seat + 1) % t.players
+    if t.observed:
+        _observe(t, action_event(t.round, seat, code))
+    _check_round_end(t)
+
+
+def _choose_flip(t: Table, seat: int, code: int) -> None:
+    if code == FLIP:
+        hand = t.hands[seat]
+        if t.flip_reverses:
+            hand = hand[::-1]
+        t.hands[seat] = [((c & MASK) << SHIFT) | (c >> SHIFT) for c in hand]
+    t.flips_left -= 1
+    t.to_act = (seat + 1) % t.players
+    if not t.flips_left:
+        t.phase = PLAYING  # every seat has chosen; the starting seat is to act again
+    if t.observed:
+        _observe(t, action_event(t.round, seat, code))
+
+
+def _show(t: Table, seat: int, start: int, length: int) -> None:
+    hand = t.hands[seat]
+    shown = hand[start : start + length]
+    del hand[start : start + length]
+    if t.active:
+        t.captured[seat].extend(t.active)
+    t.active = shown
+    t.active_owner = seat
+    t.last_shower = seat
+    t.beat = _strength(t, shown)
+
+
+def _scout(t: Table, seat: int, index: int) -> None:
+    gaps = t.layout.width + 1
+    side, gap = index // gaps, index % gaps
+    active = t.active
+    taken = active.pop() if side >= 2 else active.pop(0)  # side = end * 2 + flip
+    t.last_scouted = taken
+    t.hands[seat].insert(gap, ((taken & MASK) << SHIFT) | (taken >> SHIFT) if side & 1 else taken)
+    if t.scout_pays:
+        t.chips_held[seat] -= 1
+        t.chips_paid += 1
+    else:
+        t.chips_received[t.active_owner] += 1
+    if not active:
+        t.active_owner = -1  # nothing to beat and nothing to capture
+    t.beat = _strength(t, active)
+
+
+def _strength(t: Table, cards: list[int]) -> Any:
+    if t.builtin_shows:
+        return active_set_key(cards)
+    return t._hook_strength(cards)
+
+
+def _check_round_end(t: Table) -> None:
+    if t.builtin_ends:
+        names = t.end_names
+        for i in range(len(names)):
+            name = names[i]
+            if name == HAND_EMPTIED:  # (i) a show emptied the hand of the player who made it
+                ended = t.last_kind != SCOUT and not t.hands[t.last_seat]
+            elif name == EVERYONE_SCOUTED:  # (ii) the turn came back to the last show's owner through scouts
+                ended = t.last_kind == SCOUT and t.to_act == t.last_shower
+            else:  # (ii, two players) the player to act can neither show nor scout
+                ended = not _listing(t)
+            if ended:
+                exempt = t.last_shower if t.end_exempts[i] and t.last_shower >= 0 else -1
+                _end_round(t, name, exempt)
+                return
+    elif t._hook_end_checks():
+        return
+    if t.turn >= t.max_turns:
+        _end_round(t, TURN_CAP, -1)
+    elif not _listing(t):
+        _end_round(t, NO_LEGAL_ACTION, -1)  # a spec without opponent_stuck reached a dead end
+
+
+def _end_round(t: Table, reason: str, exempt: int) -> None:
+    """Score the round (exempt: the seat spared the penalty for cards in hand, -1 for none), then deal the next."""
+    n = t.players
+    if not t.exemption:
+        exempt = -1
+    in_hand = [len(h) for h in t.hands]
+    captured = [len(c) for c in t.captured]
+    scores = [
+        captured[i] * t.points_captured
+        + t.chips_received[i] * t.points_received
+        + t.chips_held[i] * t.points_unspent
+        + (0 if i == exempt else in_hand[i] * t.points_in_hand)
+        for i in range(n)
+    ]
+    end = RoundEnd(
+        t.round, reason, None if exempt < 0 else exempt, tuple(scores), tuple(captured),
+        tuple(t.chips_received), tuple(t.chips_held), tuple(in_hand), t.turn,
+        (), None if t.last_shower < 0 else t.last_shower,  # no adjustments yet; who made the last show
+    )
+    if t.scores_hooked:
+        end = t._hook_scores(end, scores)
+    t.round_ends.append(end)
+    final: tuple[int, ...] = end.scores
+    for i in range(n):
+        t.totals[i] += final[i]
+    t._legal = None
+    if t.observed:
+        _observe(t, game_event("round_end", t.round, end=end))
+    if t.round + 1 < t.rounds:
+        _deal(t, t.round + 1)
+    else:
+        t.phase = OVER
+        if t.observed:
+            _observe(t, game_event("game_end", t.round))
+
+
+def _listing(t: Table) -> list[int]:
+    legal = t._legal
+    if legal is None:
+        if t.phase == PLAYING:
+            legal = _play_actions(t, t.to_act) if t.builtin_shows else t._hook_play_actions(t.to_act)
+        elif t.phase == FLIPPING:
+            legal = [KEEP, FLIP]
+        else:
+            legal = []
+        t._legal = legal
+    return legal
+

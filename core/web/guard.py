@@ -1,0 +1,130 @@
+"""The server's outer door, before any route runs: body size caps, same-origin checks and security headers.
+
+A plain ASGI middleware (no per-request task or buffering): it answers 413 from the
+Content-Length alone, or as soon as a streamed body passes the cap, so a 100 MB body
+is never read whole; it refuses a state-changing request that a browser marks as
+coming from another site (403); and it adds the headers that keep the match address
+(the match's only key) out of Referer headers, frames and sniffed content.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+Scope = dict[str, Any]
+Message = dict[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+
+#: Bytes a request body may have: a new match carries a spec (64 KB) as a form or JSON; anything else
+#: carries a move, but gets room enough that malformed JSON (100,000 levels deep) is refused as such, with a 400.
+NEW_MATCH_BODY_LIMIT = 160 * 1024
+BODY_LIMIT = 128 * 1024
+_NEW_MATCH_PATHS = ("/new", "/api/new")
+
+#: Scripts, styles and connections from this origin only; no inline script or style, no frames, no plugins.
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+    "form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'"
+)
+SECURITY_HEADERS = [
+    (b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),  # the match address is its secret: never in a Referer
+    (b"x-frame-options", b"DENY"),  # frame-ancestors for browsers that predate it
+    (b"cross-origin-opener-policy", b"same-origin"),
+]
+_SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
+
+
+def body_limit(path: str) -> int:
+    """The byte cap of a request body to `path`."""
+    return NEW_MATCH_BODY_LIMIT if path in _NEW_MATCH_PATHS else BODY_LIMIT
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers", ()):
+        if key == name:
+            return value.decode("latin-1")
+    return None
+
+
+def cross_site(scope: Scope) -> bool:
+    """Whether a browser says this request comes from another site (Sec-Fetch-Site, else Origin against Host).
+
+    A request with neither header is not from a browser's page (curl, scripts, tests), which
+    cannot ride on a player's open match page, so it is let through, as Go's CrossOriginProtection does.
+    """
+    site = _header(scope, b"sec-fetch-site")
+    if site is not None:
+        return site not in ("same-origin", "none")  # none: typed or bookmarked by the user
+    origin = _header(scope, b"origin")
+    if origin is None:
+        return False
+    host = _header(scope, b"host") or ""
+    return origin == "null" or origin.split("://", 1)[-1].rstrip("/").lower() != host.lower()
+
+
+class Guard:
+    """ASGI middleware: caps bodies, refuses cross-site writes, adds security headers to every answer."""
+
+    def __init__(self, app: Callable, message: Callable[[Scope, str, int], str]):
+        self.app = app
+        self.message = message  # (scope, what, limit) -> the sentence, in the request's language
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = refused = False
+
+        async def send_with_headers(message: Message) -> None:
+            nonlocal started
+            if refused:
+                return  # the 413 has gone out: whatever the app says after its body was cut off is dropped
+            if message["type"] == "http.response.start":
+                started = True
+                message = {**message, "headers": [*message.get("headers", []), *SECURITY_HEADERS]}
+            await send(message)
+
+        async def refuse(status: int, what: str, limit: int = 0) -> None:
+            body = json.dumps({"error": self.message(scope, what, limit)}).encode()
+            await send_with_headers({"type": "http.response.start", "status": status, "headers": [
+                (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                (b"connection", b"close"),  # the rest of an oversized body is never read
+            ]})
+            await send_with_headers({"type": "http.response.body", "body": body})
+
+        if scope["method"] not in _SAFE_METHODS and cross_site(scope):
+            await refuse(403, "cross-site")
+            return
+        limit = body_limit(scope["path"])
+        declared = _header(scope, b"content-length")
+        if declared is not None and (not declared.isdigit() or len(declared) > 15 or int(declared) > limit):
+            await refuse(413, "too-large", limit)
+            return
+        seen = 0
+
+        async def capped_receive() -> Message:
+            # A streamed (chunked) body past the cap: answer 413 now, and tell the app the client has gone.
+            nonlocal seen, refused
+            if refused:
+                return {"type": "http.disconnect"}
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > limit:
+                    if not started:
+                        await refuse(413, "too-large", limit)
+                    refused = True
+                    return {"type": "http.disconnect"}
+            return message
+
+        try:
+            await self.app(scope, capped_receive, send_with_headers)
+        except Exception:
+            if not refused:
+                raise
+            # the app stopped on the disconnect we made up: the 413 already answered

@@ -1,0 +1,56 @@
+"""Reading what a client sends: JSON bodies, numbers and moves, each bounded, each refusal one plain sentence.
+
+Nothing here quotes more than a short excerpt of what was sent, and no Python error
+text (`invalid literal for int()`, `Exceeds the limit (4300 digits)`) reaches a player.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+#: A move in notation is short ("scout right flip 12 show 3-14"); anything longer is not a move.
+MAX_ACTION_CHARS = 64
+#: Characters of a client's input quoted back in a message.
+EXCERPT_CHARS = 40
+#: Problems listed for a refused spec, and characters of each.
+MAX_PROBLEMS = 20
+MAX_PROBLEM_CHARS = 300
+
+
+class BadInput(ValueError):
+    """Input the server refuses; the message is the one sentence the client sees."""
+
+
+def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
+    """`text` quoted, cut to `limit` characters with an ellipsis: safe to put in a message."""
+    return repr(text if len(text) <= limit else text[:limit] + "…")
+
+
+def parse_json(raw: bytes) -> Any:
+    """The JSON value of a request body; BadInput (empty message) for anything that is not JSON, however deep."""
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError):  # RecursionError: nesting deeper than the parser will go
+        raise BadInput("") from None
+
+
+def whole_number(value: Any, low: int, high: int, message: str) -> int:
+    """An int from low to high, given as a JSON number or a string of digits; BadInput(message) otherwise."""
+    if isinstance(value, str):
+        text = value.strip()
+        # Checked by length first: int() of thousands of digits costs time and raises Python's own text.
+        if not text.isdigit() or len(text) > len(str(high)):
+            raise BadInput(message)
+        value = int(text)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise BadInput(message)
+    return value
+
+
+def short_problems(problems: list[str]) -> list[str]:
+    """A spec's problems as shown to a client: at most MAX_PROBLEMS, each at most MAX_PROBLEM_CHARS."""
+    shown = [p if len(p) <= MAX_PROBLEM_CHARS else p[: MAX_PROBLEM_CHARS - 1] + "…" for p in problems[:MAX_PROBLEMS]]
+    if len(problems) > MAX_PROBLEMS:
+        shown.append(f"… and {len(problems) - MAX_PROBLEMS} more")
+    return shown

@@ -1,0 +1,249 @@
+"""The server's doors: security headers on every answer, no inline script a CSP would have to allow,
+same-origin writes, bodies capped before they are read, compiled rules shared by digest, live
+matches bounded by memory, and the engine kept off the event loop."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import httpx
+import pytest
+from web_helpers import client_for, new_match, server_match
+
+from scoutlab.web import guard
+from scoutlab.web import matches as matches_module
+from scoutlab.web.matches import Matches, rules_for
+from scoutlab.web.rulescache import RulesCache, digest_of, rules_weight
+from scoutlab.web.store import MatchStore
+
+HOUSE = "extends: official\nname: house-doors\nscoring: {exempt_last_show_owner: false}\n"
+
+
+@pytest.fixture
+def client(tmp_path):
+    return client_for(tmp_path / "matches.sqlite3")
+
+
+def every_kind_of_answer(client) -> list[httpx.Response]:
+    token, _ = new_match(client)
+    return [
+        client.get("/"), client.get(f"/m/{token}"), client.get("/rules/official"), client.get(f"/m/{token}/rules"),
+        client.get("/static/table.js"), client.get(f"/api/m/{token}"), client.get("/api/m/nope"), client.get("/m/nope"),
+        client.post(f"/api/m/{token}/act", json={"action": "dance"}),
+        client.post("/api/new", content=b"x" * (guard.NEW_MATCH_BODY_LIMIT + 1)),
+        client.post("/api/new", json={"variant": "official"}, headers={"origin": "https://evil.example"}),
+    ]
+
+
+def test_every_answer_carries_the_security_headers(client):
+    for answer in every_kind_of_answer(client):
+        headers = answer.headers
+        assert "frame-ancestors 'none'" in headers["content-security-policy"], answer.url
+        assert "script-src 'self'" in headers["content-security-policy"] and "unsafe-inline" not in headers["content-security-policy"]
+        assert headers["x-content-type-options"] == "nosniff"
+        assert headers["referrer-policy"] == "no-referrer"
+        assert headers["x-frame-options"] == "DENY"
+
+
+def test_no_page_needs_inline_script_or_style(client):
+    """Under the CSP an inline script, event handler or style attribute would silently not run: none may be there."""
+    token, _ = new_match(client, seed=3)
+    for path in ("/", f"/m/{token}", "/rules/official", f"/m/{token}/rules", "/m/nope"):
+        html = client.get(path).text
+        for tag in re.findall(r"<script\b[^>]*>", html):
+            assert "src=" in tag or 'type="application/json"' in tag, f"{path}: inline script {tag}"
+        assert not re.search(r"\son[a-z]+\s*=", html), f"{path}: an inline event handler"
+        assert not re.search(r"\sstyle\s*=", html), f"{path}: an inline style attribute"
+        assert "javascript:" not in html
+        for src in re.findall(r'<script[^>]*src="([^"]+)"', html):
+            assert src.startswith("/static/") and client.get(src).status_code == 200
+
+
+def test_writes_from_the_same_origin_or_no_browser_are_accepted(client):
+    token, _ = new_match(client, seed=1)
+    same = client.post(f"/api/m/{token}/act", json={"action": "keep"}, headers={"origin": "http://testserver"})
+    assert same.status_code == 200
+    fetch = client.post("/api/new", json={"variant": "official"}, headers={"sec-fetch-site": "same-origin", "origin": "http://testserver"})
+    assert fetch.status_code == 200
+    other = client.post(f"/api/m/{token}/advance", headers={"origin": "http://testserver.evil.example"})
+    assert other.status_code == 403 and other.json()["error"] == "Requests from other sites are refused."
+    assert client.get(f"/api/m/{token}", headers={"origin": "https://evil.example"}).status_code == 200  # reads are not writes
+
+
+def test_a_streamed_body_is_cut_off_at_the_cap_in_the_players_language(client):
+    token, _ = new_match(client)
+    sent = []
+
+    def chunks():  # no Content-Length: the cap must hold while the body arrives
+        for _ in range(1000):
+            sent.append(1)
+            yield b"x" * 1024
+
+    answer = client.post(f"/api/m/{token}/act?lang=bg", content=chunks())
+    assert answer.status_code == 413 and answer.json()["error"] == "Заявката е твърде голяма: най-много 128 KB."
+    declared = client.post("/api/new", content=b"{}", headers={"content-length": str(10**12)})
+    assert declared.status_code == 413
+
+
+def test_compiled_rules_are_shared_by_digest(client):
+    first, _ = new_match(client, "official")
+    second, _ = new_match(client, "official")
+    assert server_match(client, first).rules is server_match(client, second).rules
+    house = [client.post("/api/new", json={"spec": HOUSE, "players": 3}).json()["token"] for _ in range(2)]
+    rules = [server_match(client, token).rules for token in house]
+    assert rules[0] is rules[1] and matches_module._RULES._rules[digest_of(rules[0].spec.doc)] is rules[0]
+
+
+def test_the_rules_cache_holds_a_budget_of_bytes():
+    from scoutlab.spec import load_spec
+
+    doc = load_spec("official").doc
+    cache = RulesCache(budget=3 * rules_weight(rules_for(doc)))
+    docs = [{**doc, "name": f"copy-{i}"} for i in range(6)]
+    for copy in docs:
+        cache.get(copy)
+    assert len(cache) == 3 and cache.weight <= cache.budget
+    assert cache.get(docs[-1]) is cache.get(docs[-1])  # the newest are still there
+    held = cache.get(docs[0])  # compiled again: the cache had dropped it and nothing held it
+    for copy in docs[1:]:
+        cache.get(copy)
+    assert cache.get(docs[0]) is held  # dropped again, but a live match (here: `held`) still shares it
+
+
+def test_live_matches_are_bounded_by_memory_and_come_back_from_the_file(tmp_path):
+    store = MatchStore(tmp_path / "m.sqlite3")
+    from scoutlab.spec import load_spec
+
+    official = rules_for(load_spec("official").doc)
+    budget = rules_weight(official) + 5 * matches_module.MATCH_BASE_BYTES
+    live = Matches(store, budget=budget)
+    made = [live.new(official.spec.doc, 3, ["random", "random"]) for _ in range(12)]
+    assert len(live) <= 5 and live.weight <= budget
+    oldest = made[0]
+    again = live.get(oldest.token)  # replayed from the database
+    assert again is not oldest and again.state.hands == oldest.state.hands
+
+
+def test_a_big_variant_pushes_out_older_matches(tmp_path):
+    store = MatchStore(tmp_path / "m.sqlite3")
+    from scoutlab.spec import load_spec
+
+    doc = load_spec("official").doc
+    big = {**doc, "name": "big-deck", "deck": {**doc["deck"], "highest": 16}}
+    budget = rules_weight(rules_for(doc)) + rules_weight(rules_for(big)) + 6 * matches_module.MATCH_BASE_BYTES
+    live = Matches(store, budget=budget)
+    for _ in range(10):
+        live.new(doc, 3, ["random", "random"])
+    assert len(live) == 10
+    live.new(big, 3, ["random", "random"])
+    assert len(live) == 6 and live.weight <= budget  # its 2 MB of action tables took the room of five small matches
+
+
+def test_a_slow_move_holds_up_no_other_request(tmp_path, monkeypatch):
+    """A bot that takes 1 s (as a search bot may) runs in a worker thread: another match is served meanwhile."""
+    client = client_for(tmp_path / "m.sqlite3")
+    slow, _ = new_match(client, "official", 3, seed=1)
+    other, _ = new_match(client, "official", 3, seed=2)
+    client.post(f"/api/m/{slow}/act", json={"action": "keep"})
+    bot = server_match(client, slow).bots[1]
+    thinking = bot.act
+
+    def slow_act(view):
+        time.sleep(1.0)
+        return thinking(view)
+
+    monkeypatch.setattr(bot, "act", slow_act)
+
+    async def race():
+        transport = httpx.ASGITransport(app=client.app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as http:
+            finished = {}
+
+            async def timed(name, request):
+                await request
+                finished[name] = time.perf_counter()
+
+            began = time.perf_counter()
+            await asyncio.gather(
+                timed("slow", http.post(f"/api/m/{slow}/advance")),
+                timed("read", _after(0.1, http.get(f"/api/m/{other}"))),
+            )
+            return finished["read"] - began, finished["slow"] - began
+
+    # In a thread of its own: Playwright's sync API (the browser tests) may hold this thread's event loop.
+    with ThreadPoolExecutor(1) as runner:
+        read, slow_took = runner.submit(lambda: asyncio.run(race())).result()
+    assert slow_took >= 1.0 and read < 0.8, (read, slow_took)
+
+
+def test_a_slow_compile_holds_up_no_move(tmp_path, monkeypatch):
+    """Five pasted specs that take 0.5 s each to compile (as a huge deck may) delay no move of another match:
+    compiling is off the event loop, and in threads of its own, so it cannot fill the engine's four."""
+    from scoutlab.web import rulescache
+
+    client = client_for(tmp_path / "m.sqlite3")
+    other, _ = new_match(client, "official", 3, seed=2)
+    compile_rules = rulescache.Rules
+
+    def slow_rules(spec):
+        time.sleep(0.5)
+        return compile_rules(spec)
+
+    monkeypatch.setattr(rulescache, "Rules", slow_rules)
+    specs = [f"extends: official\nname: slow-to-compile-{i}\n" for i in range(5)]
+
+    async def race():
+        transport = httpx.ASGITransport(app=client.app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as http:
+            began = time.perf_counter()
+            answers = await asyncio.gather(
+                *(http.post("/api/new", json={"spec": spec}) for spec in specs),
+                _after(0.1, http.post(f"/api/m/{other}/act", json={"action": "keep"})),
+            )
+            return answers, time.perf_counter() - began
+
+    with ThreadPoolExecutor(1) as runner:
+        answers, took = runner.submit(lambda: asyncio.run(race())).result()
+    *new, move = answers
+    assert all(answer.status_code == 200 for answer in new) and move.status_code == 200
+    assert took >= 1.5  # five compiles in two threads
+    assert move.elapsed.total_seconds() < 0.4, move.elapsed
+
+
+async def _after(delay, request):
+    await asyncio.sleep(delay)
+    return await request
+
+
+def test_the_legal_moves_read_by_arithmetic_agree_with_decoding_each_code():
+    """present.legal_moves reads the codes' layout directly (for speed): it must say what decoding says."""
+    import random
+
+    from scoutlab.rules import load_rules
+    from scoutlab.spec import shipped_variants
+    from scoutlab.web.present import legal_moves
+
+    for name, _description in shipped_variants():
+        rules = load_rules(name)
+        holder = type("M", (), {"rules": rules})
+        for players in rules.players:
+            state, rng = rules.new_game(players, players), random.Random(players)
+            while not state.is_over:
+                view = state.view(state.to_act)
+                codec, shows, ends, sns, flip = rules.codec, [], set(), False, False
+                for code in view.legal:
+                    kind, action = codec.kind(code), codec.decode(code)
+                    if kind == "show":
+                        shows.append([action.start, action.length])
+                    elif kind == "scout":
+                        ends.add(action.end)
+                    elif kind == "scout_and_show":
+                        sns = True
+                        ends.add(action.scout.end)
+                    else:
+                        flip = True
+                assert legal_moves(holder, view) == {"flip": flip, "shows": shows, "scout_ends": sorted(ends), "scout_show": sns}
+                state.apply(rng.choice(state.legal_actions()))
