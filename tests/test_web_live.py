@@ -7,7 +7,6 @@ import json
 import random
 
 import pytest
-
 from web_helpers import client_for, new_match, server_match, step
 
 from scoutlab.web import live
@@ -70,7 +69,7 @@ def test_a_show_event_says_where_the_cards_sat_and_what_it_captured(client):
 
 
 def test_a_move_out_of_turn_is_refused_with_the_state(client):
-    token, state = new_match(client, players=3, seed=1)
+    token, _state = new_match(client, players=3, seed=1)
     client.post(f"/api/m/{token}/act", json={"action": "keep"})
     answer = client.post(f"/api/m/{token}/act", json={"action": "keep"})
     assert answer.status_code == 409

@@ -34,9 +34,9 @@ from scoutlab.text.variant_text import description as variant_description
 from scoutlab.text.variant_text import shipped_listing
 from scoutlab.text.variant_text import title as variant_title
 from scoutlab.web.deals import PRACTICE_SEED_LIMIT
+from scoutlab.web.events import table_json
 from scoutlab.web.guard import Guard
 from scoutlab.web.inputs import MAX_ACTION_CHARS, BadInput, excerpt, parse_json, short_problems, whole_number
-from scoutlab.web.events import table_json
 from scoutlab.web.live import Streams, state_stream
 from scoutlab.web.matches import Match, Matches, NotYourTurn, default_bot, rules_for
 from scoutlab.web.rulespage import rules_sections

@@ -11,7 +11,6 @@ Screenshots: artifacts/screenshots/view-*.png, for a person to look at.
 from __future__ import annotations
 
 import pytest
-
 from driver import screenshot
 from seen import AXE, axe_violations, measure
 
