@@ -10,7 +10,7 @@ from driver import screenshot, state
 
 
 def new_match(page, server: str, players: int = 3, seed: int = 5, variant: str = "official") -> str:
-    answer = page.request.post(f"{server}/api/new", data={"variant": variant, "players": players, "bots": ["greedy"] * (players - 1), "seed": seed})
+    answer = page.request.post(f"{server}/api/new", data={"variant": variant, "players": players, "bots": ["greedy"] * (players - 1), "seed": seed, "practice": True})
     assert answer.ok, answer.text()
     return answer.json()["token"]
 
@@ -30,7 +30,7 @@ def test_a_second_tab_follows_the_first(server, browser):
     first.click("#keep")
     # The second tab is told by the server: its flip choice goes, the move appears in its log.
     second.wait_for_selector("#keep", state="hidden", timeout=10_000)
-    second.wait_for_function("document.querySelector('#log').textContent.includes('Player 1 keeps')")
+    second.wait_for_function("() => document.querySelector('#log').textContent.includes('Player 1 keeps')")
     assert second.locator("#status").inner_text() != "Your turn." or state(second, token)["your_turn"]
     context.close()
 
@@ -73,7 +73,7 @@ def test_bot_moves_are_captioned_and_highlighted_and_skip_goes_to_my_turn(server
     # Skip to my turn: the other bots move at once.
     page.wait_for_selector("#skip:not([hidden])")
     page.click("#skip")
-    page.wait_for_function("!document.querySelector('#show').hidden || document.querySelector('#round-end').open", timeout=10_000)
+    page.wait_for_function("() => !document.querySelector('#show').hidden || document.querySelector('#round-end').open", timeout=10_000)
     s = state(page, token)
     assert s["your_turn"] or s["round_ends"]
     assert page.evaluate("localStorage.getItem('scoutlab-pace')") == "slow"  # the pace is kept for the next visit
@@ -85,7 +85,7 @@ def test_bot_moves_are_captioned_and_highlighted_and_skip_goes_to_my_turn(server
 def reach_a_scout(page, token: str) -> dict:
     """Play (by the API, longest show) until the browser's seat may scout; returns that state."""
     for _ in range(100):
-        page.wait_for_function("!document.querySelector('#show').hidden || !document.querySelector('#keep').hidden"
+        page.wait_for_function("() => !document.querySelector('#show').hidden || !document.querySelector('#keep').hidden"
                                " || document.querySelector('#round-end').open", timeout=20_000)
         if page.locator("#round-end[open]").count():
             page.click("#continue")

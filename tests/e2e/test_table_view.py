@@ -44,7 +44,7 @@ def drive(page, token: str, done: str, scout: bool = False, limit: int = 2000) -
 
 
 def new_match(page, server: str, players: int, seed: int) -> str:
-    answer = page.request.post(f"{server}/api/new", data={"variant": "official", "players": players, "bots": ["greedy"] * (players - 1), "seed": seed})
+    answer = page.request.post(f"{server}/api/new", data={"variant": "official", "players": players, "bots": ["greedy"] * (players - 1), "seed": seed, "practice": True})
     assert answer.ok, answer.text()
     return answer.json()["token"]
 
@@ -135,7 +135,7 @@ def test_every_moment_of_a_match_fits_the_window(server, browser, lang, size):
     for _ in range(len(s["round_ends"])):  # one screen per round not seen yet, in order
         page.wait_for_selector("#round-end[open]")
         page.click("#continue")
-        page.wait_for_function(f"{seen} >= {len(s['round_ends'])} || document.querySelector('#round-end').open")
+        page.wait_for_function(f"() => {seen} >= {len(s['round_ends'])} || document.querySelector('#round-end').open")
         if page.evaluate(seen) >= len(s["round_ends"]):
             break
     assert not page.locator("#round-end[open]").count()
