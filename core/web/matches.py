@@ -258,6 +258,8 @@ class Matches:
                 return None
             seat, ply = match.state.to_act, len(match.state.history)
             bot, view = match.bots[seat], match.state.view(seat)
+        if bot is None:  # bot_to_act said a bot sits there; this keeps the type checker sure of it
+            return None
         code = bot.act(view)  # a search bot may think a while: the match stays readable meanwhile
         with match.lock:
             if len(match.state.history) != ply:

@@ -163,7 +163,7 @@ def status(match: Match, view: View, _: Gettext) -> str:
 
 def active_text(match: Match, view: View, _: Gettext) -> str:
     """The active set in words, with its owner."""
-    if not view.active:
+    if not view.active or view.active_owner is None:  # an active set always has an owner
         return _("No active set: any valid show may be played.")
     values = [top(c) for c in view.active]
     show = describe_show(values, match.rules.classify(tuple(values)), _)
