@@ -9,7 +9,7 @@ import re
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-import httpx
+import httpx2 as httpx  # the maintained line of httpx, as the web extra installs it
 import pytest
 from web_helpers import client_for, new_match, server_match
 

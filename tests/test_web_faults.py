@@ -169,7 +169,7 @@ def _serve(db, port) -> subprocess.Popen:
 
 
 def test_a_server_killed_mid_match_resumes_every_match_exactly(tmp_path):
-    import httpx
+    import httpx2 as httpx  # the maintained line of httpx, as the web extra installs it
 
     db, port = tmp_path / "m.sqlite3", _free_port()
     base = f"http://127.0.0.1:{port}"
