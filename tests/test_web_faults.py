@@ -155,7 +155,7 @@ def _free_port() -> int:
 
 
 def _serve(db, port) -> subprocess.Popen:
-    httpx = pytest.importorskip("httpx")
+    httpx = pytest.importorskip("httpx2")
     server = subprocess.Popen([sys.executable, "-m", "scoutlab.cli", "serve", "--db", str(db), "--port", str(port), "--bot-delay", "0"],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     for _ in range(150):

@@ -7,7 +7,7 @@ import random
 import pytest
 
 pytest.importorskip("fastapi", reason="the web extra is not installed")
-pytest.importorskip("httpx", reason="the web extra is not installed")
+pytest.importorskip("httpx2", reason="the web extra is not installed")
 
 from fastapi.testclient import TestClient
 
