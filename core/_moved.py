@@ -47,12 +47,13 @@ class _Alias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
         module = importlib.import_module(MOVED[spec.name])
-        self._own_spec = module.__spec__
+        spec.loader_state = module.__spec__  # kept with this import, so concurrent imports keep theirs
         return module
 
     def exec_module(self, module: ModuleType) -> None:
         # The import system stamped the alias's spec on the module: give it back its own.
-        module.__spec__ = self._own_spec
+        alias = module.__spec__
+        module.__spec__ = alias.loader_state if alias is not None else None
 
 
 def install() -> None:
