@@ -231,7 +231,8 @@ class GameState(Table):
         (as an end condition does) costs one step each time, not a rescan of the round.
         """
         counted, facts = getattr(self, "_facts", (self.round_start, None))
-        if facts is None or facts.round != self.round or counted < self.round_start:
+        # Start the count again for a new round, or where an undone action shortened the history.
+        if facts is None or facts.round != self.round or not self.round_start <= counted <= len(self.history):
             counted, facts = self.round_start, None
         if facts is not None and counted == len(self.history):
             return facts
