@@ -19,7 +19,7 @@ from scoutlab.rules import load_rules
 # Official rules, 4 heuristic bots: round 2 went round a cycle to the cap (20050: the issue's
 # 5-turn cycle; 237: the one capped game in seeds 0-999 of benchmarks/soak.py before the fix).
 LOOPING_SEEDS = [20050, 237]
-BOTS = ["greedy", "heuristic", "mcts:iterations=6"]
+BOTS = ["greedy", "heuristic", "skilled", "mcts:iterations=6"]
 
 
 @pytest.fixture(scope="module")

@@ -20,7 +20,7 @@ SHIPPED = [("official", 3), ("official", 4), ("official", 5), ("two-player", 2),
 # every shipped spec (house rules with plugins included) at every player count it allows
 EVERY_SHIPPED = [(name, n) for name, _ in shipped_variants() for n in load_rules(name).players]
 # cheap settings so the suite stays fast; the ladder measures the real ones
-BOTS = ["greedy", "heuristic", "mcts:iterations=6"]
+BOTS = ["greedy", "heuristic", "skilled", "mcts:iterations=6"]
 
 
 @pytest.fixture(scope="module")

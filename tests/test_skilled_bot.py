@@ -1,0 +1,136 @@
+"""The skilled bot: its shipped weights, its fast readings against the rules' own, its key choices, its training.
+
+Legal play in every shipped variant, determinism and reading only its seat's View are
+checked with the other bots in test_bots.py and test_bot_cycles.py.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from scoutlab.bots import make_bot, skilled
+from scoutlab.bots.skilled import SkilledBot
+from scoutlab.engine.actions import KEEP
+from scoutlab.engine.cards import parse_hand
+from scoutlab.rules import load_rules
+
+ROOT = Path(__file__).resolve().parents[1]
+TUNED = ["structure", "set_bonus", "capture", "scout", "scout_show", "empty", "shown", "urgency", "card"]
+
+
+@pytest.fixture(scope="module")
+def official():
+    return load_rules("official")
+
+
+def position(rules, players, hand, active, owner):
+    """Seat 0 to act with `hand` against the active set `active` owned by `owner`."""
+    state = rules.new_game(players, 0)
+    while state.phase == "flip":
+        state.apply(KEEP)
+    state.hands[0] = parse_hand(hand)
+    state.active = parse_hand(active)
+    state.active_owner = owner
+    state.last_shower = owner
+    state.to_act = 0
+    state.refresh()
+    return state
+
+
+def test_the_shipped_weights_cover_both_families_with_numbers():
+    for fam in ("two-player", "three-to-five"):
+        weights = skilled.WEIGHTS["families"][fam]
+        assert sorted(weights) == sorted(TUNED)
+        assert all(isinstance(value, (int, float)) for value in weights.values())
+    assert skilled.family(2) == "two-player" and {skilled.family(n) for n in (3, 4, 5)} == {"three-to-five"}
+
+
+def test_a_two_player_game_plays_with_the_two_player_weights(official):
+    two = load_rules("two-player")
+    bot = SkilledBot(two, random.Random(0), {"capture": 7.0})
+    state = two.new_game(2, 0)
+    bot.act(state.view(state.to_act))
+    expected = {**skilled.WEIGHTS["families"]["two-player"], "capture": 7.0}
+    assert {key: bot.options[key] for key in expected} == expected
+
+
+def test_the_one_pass_structure_matches_the_rules_own_shows(official):
+    bot = SkilledBot(official, random.Random(0), {})
+    rng = random.Random(7)
+    for _ in range(2000):
+        numbers = [rng.randint(1, 10) for _ in range(rng.randint(0, 14))]
+        if rng.random() < 0.4:
+            numbers.sort(reverse=rng.random() < 0.5)
+        assert bot._builtin_structure(numbers) == pytest.approx(bot._general_structure(numbers))
+
+
+def test_under_plugins_the_hand_is_read_by_the_rules():
+    # under the wrap-around plugin 9-10-1 is a run: the bot must read it through the rules
+    bot = SkilledBot(load_rules("house-wrap"), random.Random(0), {})
+    assert not bot.prune
+    assert bot.structure([9, 10, 1]) == bot._general_structure([9, 10, 1]) > bot._builtin_structure([9, 10, 1])
+
+
+def test_weighing_only_some_gaps_loses_no_scout_value(official):
+    """The best scout among the gaps weighed is worth as much as the best over every gap."""
+    rng = random.Random(3)
+    bot = SkilledBot(official, rng, {})
+    everywhere = SkilledBot(official, rng, {})
+    everywhere.prune = False
+    for seed in range(60):
+        state = official.new_game(4, seed)
+        while state.phase == "flip":
+            state.apply(KEEP)
+        for _ in range(rng.randrange(1, 12)):
+            if state.is_over or state.phase != "play":
+                break
+            state.apply(rng.choice(state.legal_actions()))
+        if state.is_over or not state.active:
+            continue
+        view = state.view(state.to_act)
+        tops = [c >> 5 for c in view.hand]
+        value = bot.valuer(view)
+        pruned = max(value(hand) for _, hand in bot.scouts(tops, view.active))
+        full = max(value(hand) for _, hand in everywhere.scouts(tops, view.active))
+        assert pruned == pytest.approx(full)
+        assert len(bot.scouts(tops, view.active)) <= len(everywhere.scouts(tops, view.active))
+
+
+def test_it_empties_its_hand_when_it_can(official):
+    state = position(official, 4, "5/1 6/2 7/3", "2/9", owner=2)
+    assert state.format(make_bot("skilled", official, 0).act(state.view(0))) == "show 1-3"
+
+
+def test_it_captures_a_big_set_rather_than_scout(official):
+    # beating the active 3-run with the 3-set of 8s captures three cards; a scout would pay its owner
+    state = position(official, 4, "8/1 8/2 8/3 1/4 3/5 10/6", "4/7 5/7 6/9", owner=1)
+    assert state.format(make_bot("skilled", official, 0).act(state.view(0))) == "show 1-3"
+
+
+def test_it_scouts_the_card_that_completes_a_run(official):
+    # nothing beats a 4-set; taking its 6 next to the 5 and 7 makes a run of three
+    state = position(official, 4, "5/1 7/2 2/3 9/4", "6/8 6/9 6/10 6/3", owner=1)
+    code = make_bot("skilled", official, 0).act(state.view(0))
+    assert state.format(code).startswith("scout") and state.format(code).endswith(" 1")
+
+
+def test_a_tiny_training_run_writes_weights_that_load(tmp_path):
+    out = tmp_path / "weights.json"
+    subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "train_skilled.py"), "--games", "4", "--sweeps", "1",
+         "--only", "capture", "--processes", "1", "--out", str(out)],
+        check=True, capture_output=True, text=True, timeout=120,
+    )
+    written = json.loads(out.read_text())
+    weights = written["families"]["three-to-five"]
+    assert sorted(weights) == sorted(TUNED)
+    assert "train_skilled.py" in written["trained_by"]["three-to-five"]
+    bot = SkilledBot(load_rules("official"), random.Random(0), {key: float(v) for key, v in weights.items()})
+    state = load_rules("official").new_game(4, 1)
+    assert bot.act(state.view(state.to_act)) in state.legal_actions()
