@@ -120,6 +120,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2000, help="games per pairing and format (default 2000)")
     parser.add_argument("--only", choices=LADDER[1:], action="append", help="only the pairing(s) with this bot on top")
+    parser.add_argument("--pair", nargs=2, metavar=("BOT", "LOWER"), action="append",
+                        help="play this pairing instead of the ladder's (repeatable), e.g. --pair skilled mcts")
     parser.add_argument("--players", type=int, choices=[n for _, n in FORMATS], help="only the games of this size")
     parser.add_argument("--resume", action="store_true", help="go on from the games already in --out")
     parser.add_argument("--mcts", default="mcts", help="the search bot with its options (default: mcts)")
@@ -150,8 +152,10 @@ def main(argv: list[str] | None = None) -> int:
             with open(args.out, "w") as f:
                 json.dump(rows, f, indent=1)
 
+    pairs = [tuple(p) for p in args.pair] if args.pair else list(zip(LADDER[1:], LADDER))
+    names.update({name: name for pair in pairs for name in pair if name not in names})
     with multiprocessing.Pool(args.processes) as pool:
-        for upper, lower in zip(LADDER[1:], LADDER):
+        for upper, lower in pairs:
             if args.only and upper not in args.only:
                 continue
             for variant, players in FORMATS:

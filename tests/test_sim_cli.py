@@ -21,7 +21,7 @@ QUICK = ["--games", "20", "--workers", "1", "--strong", "none"]
 def test_simulate_prints_what_ran_and_a_table(capsys):
     assert main(["simulate", "two-player", *QUICK, "--seed", "3"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("simulate two-player (2p) [random]: 20 games, seed 3, 1 worker (inline)")
+    assert out.startswith("simulate two-player (2p) [skilled]: 20 games, seed 3, 1 worker (inline)")
     for label in ("P1 win rate", "seat fairness", "round ends: (ii) a show stood", "drama (CardStock)",
                   "branching factor", "scouts per round", "winner's margin"):
         assert label in out

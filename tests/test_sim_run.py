@@ -60,7 +60,7 @@ def test_a_run_of_one_game_tallies_that_game():
     report = simulate("two-player", games=1, seed=9, workers=1, strong=None)
     rules = load_rules("two-player")
     seed = game_seed(9, 0)
-    state = play_game(rules, 2, make_bots(["random"], rules, 2, seed), seed)
+    state = play_game(rules, 2, make_bots(["skilled"], rules, 2, seed), seed)  # the default lineup
     totals = [report.variants[0].estimate(f"score.{s}").value for s in range(2)]
     assert totals == state.totals
 

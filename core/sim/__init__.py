@@ -27,9 +27,10 @@ from scoutlab.sim.findings import findings
 from scoutlab.sim.results import Report, build_report
 from scoutlab.sim.runner import Plan, chunk_size, entrant, run_plan, total_games
 
-STRONG_BOTS = ("heuristic", "greedy")  # the first that is installed is the strong side of the skill games
+LINEUP = "skilled"  # every seat's bot by default: fast and strong, so the figures describe skilled play
+STRONG_BOTS = ("skilled", "heuristic", "greedy")  # the first that is installed is the strong side of the skill games
 WEAK_BOT = "greedy"  # the strong bot's opponents in skill games
-ADVANTAGE_CAP = 250  # strong bots are slow: by default at most this many skill games per variant
+ADVANTAGE_CAP = 1000  # by default at most this many skill games per variant (slower strong bots: fewer, by hand)
 
 Progress = Callable[[int, int], None]  # (games played, games in the run)
 
@@ -124,7 +125,7 @@ def run_entries(
     entries: Sequence[Entry],
     games: int,
     compared: Sequence[tuple[int, int]] = (),
-    bots: Sequence[str] = ("random",),
+    bots: Sequence[str] = (LINEUP,),
     seed: int = 0,
     workers: int | None = None,
     backend: str = "pool",
@@ -137,8 +138,8 @@ def run_entries(
 ) -> Report:
     """Play the entries on the same seeds and report; `compared` lists the (a, b) entries compared as B - A.
 
-    `strong` is the bot whose edge over `weak` is measured ("auto": heuristic, else greedy;
-    None: skip) in `advantage_games` skill games per variant (default: half of `games`, at
+    `strong` is the bot whose edge over `weak` is measured ("auto": the first installed of
+    STRONG_BOTS; None: skip) in `advantage_games` skill games per variant (default: half of `games`, at
     most ADVANTAGE_CAP).
     """
     check_counts(games, workers, advantage_games)

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from scoutlab.bots import split_bots
-from scoutlab.sim import ADVANTAGE_CAP, WEAK_BOT, run
+from scoutlab.sim import ADVANTAGE_CAP, LINEUP, WEAK_BOT, run
 from scoutlab.sim.results import Report
 from scoutlab.sim.sweep import sweep
 from scoutlab.sim.table import print_report
@@ -24,8 +24,9 @@ def add_run_arguments(parser: argparse.ArgumentParser, games: int) -> None:
                         help="number of players (default: each variant's smallest); 'all': every count each "
                              "variant allows, compared within each count")
     parser.add_argument("--games", type=int, default=games, help=f"games per variant (default: {games})")
-    parser.add_argument("--bots", default="random",
-                        help="comma-separated bots, one per seat or one for all (default: random)")
+    parser.add_argument("--bots", default=LINEUP,
+                        help=f"comma-separated bots, one per seat or one for all (default: {LINEUP}; "
+                             "random, greedy, heuristic, mcts as baselines)")
     parser.add_argument("--seed", type=int, default=0,
                         help="run seed: the same seed gives the same numbers on any number of workers (default: 0)")
     parser.add_argument("--workers", type=int, help="worker processes (default: every core)")
@@ -34,7 +35,7 @@ def add_run_arguments(parser: argparse.ArgumentParser, games: int) -> None:
     parser.add_argument("--address", help="Ray cluster address, e.g. ray://head:10001 (default: a local Ray)")
     parser.add_argument("--strong", default="auto",
                         help="the stronger bot of the skill games, one seat among --weak bots "
-                             "(default: heuristic, else greedy; 'none' skips the skill games)")
+                             "(default: skilled, else heuristic, else greedy; 'none' skips the skill games)")
     parser.add_argument("--weak", default=WEAK_BOT,
                         help=f"the weaker bots of the skill games (default: {WEAK_BOT})")
     parser.add_argument("--advantage-games", type=int,
