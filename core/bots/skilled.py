@@ -52,8 +52,8 @@ _CACHE_LIMIT = 200_000  # hand readings kept; cleared when full, so memory stays
 # Hand readings shared by every skilled bot of one rules object in a process: a simulation makes
 # new bots for every game, and a cold cache would make each game pay for every hand again.
 _READINGS: weakref.WeakKeyDictionary[Rules, dict[float, dict[tuple[int, ...], float]]] = weakref.WeakKeyDictionary()
-# RUN_SUM[k]: the lengths of the shows of 2+ cards that end at a card closing a streak of k, summed (2 + ... + k)
-RUN_SUM = [max(0, k * (k + 1) // 2 - 1) for k in range(64)]
+# RUNS[k]: the lengths of the shows of 2+ adjacent cards inside a run of k cards, summed: sum of (k - j + 1) * j, j >= 2
+RUNS = [sum((k - j + 1) * j for j in range(2, k + 1)) for k in range(64)]
 
 
 def _order(item: tuple[float, int]) -> tuple[float, int]:
@@ -88,9 +88,11 @@ class SkilledBot:
         found = self._families.get(players)
         if found is None:
             weights = {**DEFAULTS, **WEIGHTS["families"][family(players)], **self.overrides}
-            readings = _READINGS.setdefault(self.rules, {}).setdefault(weights["set_bonus"], {})
-            found = self._families[players] = (weights, readings)
-        self.options, self._structure = found
+            bonus = weights["set_bonus"]
+            readings = _READINGS.setdefault(self.rules, {}).setdefault(bonus, {})
+            sets = [RUNS[k] + bonus * k * (k - 1) / 2 for k in range(64)]  # each of the k(k-1)/2 shows earns the bonus
+            found = self._families[players] = (weights, readings, sets)
+        self.options, self._structure, self._sets = found
 
     def act(self, view: View) -> int:
         self.use_weights(view.players)
@@ -217,18 +219,30 @@ class SkilledBot:
         return total
 
     def _builtin_structure(self, tops: list[int]) -> float:
-        """`structure` under the built-in shows, in one pass: each card closes streaks of sets and runs."""
-        bonus = self.options["set_bonus"]
+        """`structure` under the built-in shows, in one pass: each set or run counts when it ends."""
+        sets = self._sets
         total = 0.0
         same = up = down = 1
         last = -9
         for number in tops:
-            same = same + 1 if number == last else 1
-            up = up + 1 if number == last + 1 else 1
-            down = down + 1 if number == last - 1 else 1
-            total += RUN_SUM[same] + bonus * (same - 1) + RUN_SUM[up] + RUN_SUM[down]
+            step = number - last
+            if step == 0:
+                same += 1
+            elif same > 1:
+                total += sets[same]
+                same = 1
+            if step == 1:
+                up += 1
+            elif up > 1:
+                total += RUNS[up]
+                up = 1
+            if step == -1:
+                down += 1
+            elif down > 1:
+                total += RUNS[down]
+                down = 1
             last = number
-        return total
+        return total + sets[same] + RUNS[up] + RUNS[down]
 
     def _general_structure(self, tops: list[int]) -> float:
         """`structure` through the rules' own show finder, for plugins that change what a show is."""
