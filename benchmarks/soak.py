@@ -24,12 +24,15 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 LINEUPS = {
+    "skilled": ["skilled"],
     "heuristic": ["heuristic"],
     "greedy": ["greedy"],
     "heuristic+greedy": ["heuristic", "greedy"],
+    "skilled+heuristic+greedy": ["skilled", "heuristic", "greedy"],
     # the search bot at a small budget among the others: a soak checks loops, not strength
     "mcts+heuristic": ["mcts:iterations=20", "heuristic"],
     "mcts+greedy": ["mcts:iterations=20", "greedy"],
+    "mcts+skilled": ["mcts:iterations=20", "skilled"],
 }
 
 
