@@ -1,11 +1,50 @@
 """What a player sees, measured in the page: one-row hand, nothing clipped, the message line in
-view, no page overflow; and the axe-core accessibility check, injected from tests/e2e/node_modules."""
+view, the header on one line, no page overflow; the part of each card or gap a finger can tap
+(hit_areas); and the axe-core accessibility check, injected from tests/e2e/node_modules."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
+
+# Runs in any page: the header on one line, nothing in it wrapped, scrolled out of sight or out of the window.
+HEADER = """() => {
+  const problems = [];
+  const vw = innerWidth, vh = innerHeight;
+  const visible = (e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden'; };
+  const inView = (e, name) => {
+    // In the window, and not hidden by a box that scrolls or clips it (the table's middle scrolls when short).
+    const r = e.getBoundingClientRect();
+    if (r.top < -1 || r.left < -1 || r.bottom > vh + 1 || r.right > vw + 1)
+      return problems.push(`${name} is out of view: ${Math.round(r.left)},${Math.round(r.top)} to ${Math.round(r.right)},${Math.round(r.bottom)}`);
+    for (let box = e.parentElement; box && box !== document.body; box = box.parentElement) {
+      const style = getComputedStyle(box);
+      if (style.overflowX === 'visible' && style.overflowY === 'visible') continue;
+      const b = box.getBoundingClientRect();
+      if (r.top < b.top - 1 || r.bottom > b.bottom + 1 || r.left < b.left - 1 || r.right > b.right + 1)
+        return problems.push(`${name} is hidden by ${box.id || box.className}: ${Math.round(r.top)}-${Math.round(r.bottom)} in ${Math.round(b.top)}-${Math.round(b.bottom)}`);
+    }
+  };
+  // The header is one line: its parts side by side, each link's words on one line, no link scrolled out of sight.
+  const header = document.querySelector('header.top');
+  if (header) {
+    const parts = [...header.querySelectorAll('.brand, nav a, .languages select')].filter(visible);
+    const rects = parts.map((e) => e.getBoundingClientRect());
+    if (Math.max(...rects.map((r) => r.top)) >= Math.min(...rects.map((r) => r.bottom)))
+      problems.push(`the header is on more than one line (${Math.round(header.getBoundingClientRect().height)}px tall)`);
+    for (const a of header.querySelectorAll('nav a')) {
+      const range = document.createRange();
+      range.selectNodeContents(a);
+      const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+      if (lines.size > 1) problems.push(`the header link "${a.textContent.trim()}" is on ${lines.size} lines`);
+    }
+    const nav = header.querySelector('nav');
+    if (nav && nav.scrollWidth > nav.clientWidth + 1) problems.push(`the header links are ${nav.scrollWidth}px wide in ${nav.clientWidth}px: some are out of sight`);
+    parts.forEach((e) => inView(e, `header ${e.tagName.toLowerCase()} "${e.textContent.trim().split(/\\s{2,}/)[0]}"`));
+  }
+  return problems;
+}"""
 
 # Runs in the page; returns a list of problems in words (empty when all is well).
 MEASURE = """() => {
@@ -16,9 +55,17 @@ MEASURE = """() => {
   if (doc.scrollHeight > vh) problems.push(`page is ${doc.scrollHeight}px tall in a ${vh}px window`);
   const visible = (e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden'; };
   const inView = (e, name) => {
+    // In the window, and not hidden by a box that scrolls or clips it (the table's middle scrolls when short).
     const r = e.getBoundingClientRect();
     if (r.top < -1 || r.left < -1 || r.bottom > vh + 1 || r.right > vw + 1)
-      problems.push(`${name} is out of view: ${Math.round(r.left)},${Math.round(r.top)} to ${Math.round(r.right)},${Math.round(r.bottom)}`);
+      return problems.push(`${name} is out of view: ${Math.round(r.left)},${Math.round(r.top)} to ${Math.round(r.right)},${Math.round(r.bottom)}`);
+    for (let box = e.parentElement; box && box !== document.body; box = box.parentElement) {
+      const style = getComputedStyle(box);
+      if (style.overflowX === 'visible' && style.overflowY === 'visible') continue;
+      const b = box.getBoundingClientRect();
+      if (r.top < b.top - 1 || r.bottom > b.bottom + 1 || r.left < b.left - 1 || r.right > b.right + 1)
+        return problems.push(`${name} is hidden by ${box.id || box.className}: ${Math.round(r.top)}-${Math.round(r.bottom)} in ${Math.round(b.top)}-${Math.round(b.bottom)}`);
+    }
   };
   const dialog = document.querySelector('dialog[open]');
   if (!dialog && document.querySelector('#game')) {
@@ -30,8 +77,14 @@ MEASURE = """() => {
       if (cards.length && tops.size > (scouted ? 3 : 1)) problems.push(`the hand is on ${tops.size} rows`);
       const lefts = cards.map((c) => c.getBoundingClientRect().left);
       if (lefts.some((x, i) => i && x <= lefts[i - 1])) problems.push('the hand is not left to right');
-      cards.forEach((c, i) => inView(c, `hand card ${i + 1}`));
-      for (const c of document.querySelectorAll('#active .card')) inView(c, 'an active card');
+      // A hand too long to tap card by card scrolls sideways: then its box must be in view, and each card level with it.
+      const wrap = document.querySelector('.hand-wrap');
+      if (wrap.scrollWidth > wrap.clientWidth + 1 && getComputedStyle(wrap).overflowX !== 'visible') {
+        inView(wrap, 'the hand');
+        const w = wrap.getBoundingClientRect();
+        cards.forEach((c, i) => { const r = c.getBoundingClientRect(); if (r.top < w.top - 1 || r.bottom > w.bottom + 1) problems.push(`hand card ${i + 1} is cut off`); });
+      } else cards.forEach((c, i) => inView(c, `hand card ${i + 1}`));
+      for (const c of document.querySelectorAll('#active .card')) if (visible(c)) inView(c, 'an active card');
       for (const b of document.querySelectorAll('#controls button')) if (visible(b)) inView(b, `button ${b.id}`);
     }
     inView(document.querySelector('#message'), 'the message line');
@@ -73,7 +126,53 @@ MEASURE = """() => {
 
 def measure(page) -> list[str]:
     """Problems a player would see on the page as it is now; [] when none."""
-    return page.evaluate(MEASURE)
+    return page.evaluate(MEASURE) + header_problems(page)
+
+
+def header_problems(page) -> list[str]:
+    """The header's problems (more than one line, a link wrapped or out of sight); [] when none."""
+    return page.evaluate(HEADER)
+
+
+# Runs in the page: for each element, the width and height a tap lands on it, found by asking the page what
+# lies under each pixel (document.elementFromPoint) along the lines through the middle of its visible part.
+# Whatever covers it (the next card of an overlapped row, a gap) is not its area. A row that scrolls is
+# scrolled to each element in turn, then put back.
+HIT_AREAS = """(selector) => {
+  const found = [...document.querySelectorAll(selector)];
+  const scrollers = new Map();
+  const out = found.map((e, i) => {
+    for (let box = e.parentElement; box; box = box.parentElement)
+      if (box.scrollWidth > box.clientWidth + 1 && getComputedStyle(box).overflowX !== 'visible') {
+        if (!scrollers.has(box)) scrollers.set(box, box.scrollLeft);
+        const b = box.getBoundingClientRect(), r = e.getBoundingClientRect();
+        box.scrollLeft += r.left + r.width / 2 - (b.left + b.width / 2);  // this element in the middle of its box
+      }
+    const r = e.getBoundingClientRect();
+    const mine = (x, y) => { const at = document.elementFromPoint(x, y); return !!at && (at === e || e.contains(at)); };
+    // The longest unbroken run of pixels that are this element's, from `from` to `to` along one line.
+    const run = (from, to, hits) => {
+      let best = [0, from], start = null;
+      for (let p = Math.floor(from); p <= Math.ceil(to); p++) {
+        const hit = p < Math.ceil(to) && hits(p + 0.5);
+        if (hit && start === null) start = p;
+        if (!hit && start !== null) { if (p - start > best[0]) best = [p - start, start]; start = null; }
+      }
+      return best;
+    };
+    const [width, left] = run(r.left, r.right, (x) => mine(x, r.top + r.height / 2));
+    const [height] = run(r.top, r.bottom, (y) => mine(left + width / 2, y));
+    const name = e.dataset.gap !== undefined ? `gap ${e.dataset.gap}` : `card ${i + 1}`;
+    return {name, width, height};
+  });
+  for (const [box, left] of scrollers) box.scrollLeft = left;
+  return out;
+}"""
+
+
+def hit_areas(page, selector: str) -> list[dict]:
+    """{"name", "width", "height"} of the part of each element matching `selector` that a tap reaches."""
+    return page.evaluate(HIT_AREAS, selector)
 
 
 def axe_violations(page, impacts=("serious", "critical")) -> list[str]:

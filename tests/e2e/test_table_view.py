@@ -1,7 +1,9 @@
 """The table as a player sees it, in Chromium at 1366x768 and 390x844, in all five languages: the
-hand on one row, nothing clipped, the message line in view, no page overflow, at each moment of a
-match (the flip choice, a turn, a scout being placed, the score sheet, a round's end, the final
-standings); the round-end screen back after a reload; axe-core with no serious violation.
+hand on one row, nothing clipped, the message line and the whole active set in view, the header
+on one line, no page overflow, at each moment of a match (the flip choice, a turn, a scout being
+placed, the score sheet, a round's end, the final standings); every card of a 12-card hand and every
+gap of a scout at least 44 px each way where a finger taps; the round-end screen back after a
+reload; axe-core with no serious violation. The header is measured on the other pages too.
 
 The match is moved on through the HTTP API from inside the page (as a second tab would), and
 the page under test follows it live: that is also the test that a tab follows the server.
@@ -12,10 +14,11 @@ from __future__ import annotations
 
 import pytest
 from driver import screenshot
-from seen import AXE, axe_violations, measure
+from seen import AXE, axe_violations, header_problems, hit_areas, measure
 
 LANGUAGES = ["en", "ar", "fa", "el", "bg"]
 SIZES = [(1366, 768), (390, 844)]
+TOUCH = 44  # px each way: the smallest target a finger hits reliably (Apple's guideline; WCAG 2.5.5)
 
 # One move for the browser's seat, or one bot move, through the API; returns the new state.
 STEP = """async ([token, scout]) => {
@@ -62,6 +65,14 @@ def check(page, name: str) -> None:
         assert axe_violations(page) == [], name
 
 
+def small_targets(page, selector: str, tag: str) -> list[dict]:
+    """The elements whose tappable part is under TOUCH px either way; prints every size, for the record."""
+    areas = hit_areas(page, selector)
+    assert areas, f"{tag}: nothing matches {selector}"
+    print(f"{tag} {selector}: " + " ".join(f"{a['width']}x{a['height']}" for a in areas))
+    return [a for a in areas if a["width"] < TOUCH or a["height"] < TOUCH]
+
+
 def following(page, ply: int) -> None:
     """Wait until the page shows the state after move `ply` (it follows the server live)."""
     page.wait_for_function("(n) => document.querySelectorAll('#log li').length >= n", arg=ply, timeout=20_000)
@@ -86,25 +97,27 @@ def test_every_moment_of_a_match_fits_the_window(server, browser, lang, size):
     check(page, f"{tag}-1-flip")
 
     # A turn with an active set, the hand grown by scouting (the test scouts whenever it may).
-    grown = 10 if phone else 12  # cards in hand: 9 and 11 are dealt to 5 and 4 players
+    grown = 12  # cards in hand: 9 and 11 are dealt to 5 and 4 players; 13 in the row while a scout is placed
     s = drive(page, token, f"s.your_turn && s.phase === 'play' && s.active.length && s.legal.scout_ends.length && s.hand.length >= {grown}", scout=True)
     following(page, s["log_size"])
     if page.locator("#round-end[open]").count():  # a round ended on the way
         page.click("#continue")
     page.wait_for_selector("#show:not([hidden])")
     check(page, f"{tag}-2-turn")
+    assert small_targets(page, "#hand button.card", f"{tag}-2-turn") == []
     # Scouting: pick an end card, put it in a gap, turn it over; all of it in view, targets big enough to touch.
     page.click("#active button[data-end]")
     page.click("#gaps button[data-gap='2']")
     page.click("#turn")
     assert page.locator("#hand .card.scouted").count() == 1
-    check(page, f"{tag}-3-scouting")
+    check(page, f"{tag}-3-scouting")  # the whole active set and the message line in view among the rest
+    assert page.locator("#active .card").count() >= 1
+    # Every gap the card can move to; the chosen one lies under the card itself (tapping it would change nothing).
+    assert small_targets(page, "#gaps button:not(.chosen)", f"{tag}-3-scouting") == []
     if phone:
         for control in ["#move-left", "#move-right", "#confirm", "#cancel", "#turn"]:
             box = page.locator(control).bounding_box()
-            assert box["height"] >= 44 and box["width"] >= 44, (control, box)
-        for gap in page.locator("#gaps button").all():
-            assert gap.bounding_box()["height"] >= 44
+            assert box["height"] >= TOUCH and box["width"] >= TOUCH, (control, box)
     page.click("#cancel")  # undo: nothing was sent
     assert page.locator("#gaps button").count() == 0
 
@@ -167,3 +180,19 @@ def test_no_serious_accessibility_violation(server, browser, lang):
         page.wait_for_selector("#show:not([hidden]), #round-end[open]")
         assert axe_violations(page) == [], f"table in play {lang} {width}"
         page.close()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_header_is_one_line_on_every_page(server, browser, lang, size):
+    width, height = size
+    phone = width < 700
+    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=phone, is_mobile=phone)
+    page = context.new_page()
+    page.goto(f"{server}/?lang={lang}")
+    token = new_match(page, server, 3, seed=4)
+    for path in ["/", "/rules/official", f"/m/{token}", f"/m/{token}/rules"]:
+        page.goto(f"{server}{path}")
+        assert page.evaluate("document.documentElement.lang") == lang  # the language chosen is kept
+        assert header_problems(page) == [], f"{path} {lang} {width}"
+    context.close()

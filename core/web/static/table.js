@@ -10,6 +10,7 @@
   const serverDelay = Number(game.dataset.delay) || 0;
   const S = JSON.parse(document.getElementById("strings").textContent);
   const $ = (id) => document.getElementById(id);
+  const handWrap = game.querySelector(".hand-wrap"); // the hand and its gaps; it scrolls when the hand is too long to tap
   const fill = (text, values) => text.replace(/\{(\w+)\}/g, (whole, key) => (key in values ? values[key] : whole));
   const isolate = (text) => "\u2066" + text + "\u2069";
 
@@ -194,14 +195,20 @@
     scout = { end, flip: false, gap: null, confirmed: false };
     say(fill(S.taken, { card: cardName(takenCard()) }), "is-guide");
     draw();
-    const first = $("gaps").querySelector("button");
-    if (first) first.focus();
+    // The hand's side grows while a card is placed; where that leaves the table's middle short, it scrolls to the active set.
+    $("active").scrollIntoView({ block: "nearest", inline: "nearest" });
+    // The focus goes to the first gap in sight: the hand stays where the player has scrolled it.
+    const box = handWrap.getBoundingClientRect();
+    const gaps = [...$("gaps").querySelectorAll("button")];
+    const first = gaps.find((b) => b.getBoundingClientRect().left >= box.left - 1) || gaps[0];
+    if (first) first.focus({ preventScroll: true });
   }
 
   function place(gap) {
     scout.gap = Math.max(0, Math.min(state.hand.length, gap));
     say(fill(S.placed, { card: cardName(takenCard()), number: scout.gap + 1 }), "is-guide");
     draw();
+    reveal($("hand").querySelector(".scouted"));
   }
 
   function onConfirm() {
@@ -255,28 +262,54 @@
   }
 
   function fitRow(row) {
-    // One row at every width: cards shrink to fit, then overlap; never wrap.
+    // One row at every width: cards shrink to fit, then overlap; never wrap. A row with a --hit-min (the hand on
+    // a touch screen) never leaves a card less than that to tap: it scrolls instead (style.css says why).
     const cards = [...row.children].filter((c) => c.classList.contains("card"));
     const n = cards.length;
     const style = getComputedStyle(row);
     const max = parseFloat(style.getPropertyValue("--card-max")) || 64;
     const min = parseFloat(style.getPropertyValue("--card-min")) || 36;
+    const hit = parseFloat(style.getPropertyValue("--hit-min")) || 0;
     const gap = 4;
-    const width = row.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    // The hand is as wide as its cards when it scrolls (so its end padding scrolls into view too): its room is its box's.
+    const room = row === $("hand") ? handWrap.clientWidth : row.clientWidth;
+    const width = room - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
     let w = n ? Math.min(max, (width - (n - 1) * gap) / n) : max;
     let step = gap;
     if (w < min) {
       w = Math.min(min, width);
       step = n > 1 ? (width - w) / (n - 1) - w : 0;
     }
+    const scrolls = hit > 0 && n > 1 && w + step < hit; // the strip left visible would be narrower than a finger
+    if (scrolls) {
+      w = Math.max(w, hit);
+      step = gap;
+    }
     row.style.setProperty("--cw", Math.floor(w) + "px");
     row.style.setProperty("--step", Math.floor(step) + "px");
     row.classList.toggle("tight", step < 0);
+    if (row === $("hand")) handWrap.classList.toggle("scrolls", scrolls);
+  }
+
+  function handEdges() {
+    // Fade the side of the hand that has more cards beyond it.
+    const scrolls = handWrap.classList.contains("scrolls");
+    handWrap.classList.toggle("more-left", scrolls && handWrap.scrollLeft > 1);
+    handWrap.classList.toggle("more-right", scrolls && handWrap.scrollLeft + handWrap.clientWidth < handWrap.scrollWidth - 1);
+  }
+
+  function reveal(node) {
+    // Scroll the hand (only the hand: block "nearest" leaves the page where it is) to show this card or gap.
+    if (node && handWrap.classList.contains("scrolls")) node.scrollIntoView({ block: "nearest", inline: "nearest" });
   }
 
   function fitAll() {
     for (const row of game.querySelectorAll(".row")) fitRow(row);
     drawGaps();
+    handEdges();
+    // A hand that scrolls and holds no button (at the flip choice, on others' turns) is scrolled from the keyboard itself.
+    if (handWrap.classList.contains("scrolls") && !handWrap.querySelector("button")) handWrap.tabIndex = 0;
+    else handWrap.removeAttribute("tabindex");
   }
 
   function draw() {
@@ -421,11 +454,13 @@
   }
 
   function gapPoints() {
-    // Where each gap of the hand is on screen, as x offsets within .hand-wrap: gap k has k cards on its left.
-    const wrap = game.querySelector(".hand-wrap").getBoundingClientRect();
+    // Where each gap of the hand is, as x offsets within .hand-wrap's scrolled content: gap k has k cards on its left.
+    const wrap = handWrap.getBoundingClientRect();
     const cards = [...$("hand").children];
     const n = state.hand.length;
     const at = (k) => (scout && scout.gap !== null && k > scout.gap ? k + 1 : k); // shown index of card k
+    // Halfway across the space between cards (none when they overlap), so the gaps are evenly spaced, the last one too.
+    const half = Math.max(0, parseFloat($("hand").style.getPropertyValue("--step")) || 0) / 2;
     const points = [];
     for (let k = 0; k <= n; k++) {
       let x;
@@ -433,12 +468,12 @@
         const r = cards[k].getBoundingClientRect();
         x = r.left + r.width / 2;
       } else if (k < n) {
-        x = cards[at(k)].getBoundingClientRect().left;
+        x = cards[at(k)].getBoundingClientRect().left - half;
       } else {
         const shown = cards[cards.length - 1];
-        x = shown ? shown.getBoundingClientRect().right : wrap.left;
+        x = shown ? shown.getBoundingClientRect().right + half : wrap.left;
       }
-      points.push(x - wrap.left);
+      points.push(x - wrap.left + handWrap.scrollLeft);
     }
     return points;
   }
@@ -451,15 +486,19 @@
     const points = gapPoints();
     const n = points.length - 1;
     const pitch = n > 0 ? Math.max(14, (points[n] - points[0]) / (n + 1)) : 48;
+    // The layer spans the scrolled hand, so the gaps beyond the hand's box are there when it scrolls to them.
+    const scrolls = handWrap.classList.contains("scrolls");
+    const extent = scrolls ? Math.max(handWrap.clientWidth, Math.ceil(points[n] + pitch / 2)) : handWrap.clientWidth;
+    gaps.style.width = extent + "px";
     const buttons = points.map((x, k) => {
       const text = k === 0 ? S.gap_first : k === n ? fill(S.gap_last, { number: n }) : fill(S.gap, { left: k, right: k + 1 });
       const button = el("button", {
         type: "button", class: "gap" + (scout.gap === k ? " chosen" : ""), "data-gap": k, "data-key": "gap" + k,
         "aria-label": text, title: text, "aria-pressed": scout.gap === k ? "true" : "false", onclick: () => place(k),
       }, [el("span", { "aria-hidden": "true", text: "+" })]);
-      // Side by side, each as wide as a card's step, kept inside the hand's box.
+      // Side by side, each as wide as a card's step, kept inside the hand's (scrolled) box.
       const left = Math.max(0, x - pitch / 2);
-      const right = Math.min(gaps.clientWidth, x + pitch / 2);
+      const right = Math.min(extent, x + pitch / 2);
       button.style.left = Math.round(left) + "px";
       button.style.width = Math.round(right - left) + "px";
       return button;
@@ -474,29 +513,29 @@
   }
 
   function nearestGap(clientX) {
-    const wrap = game.querySelector(".hand-wrap").getBoundingClientRect();
-    const x = clientX - wrap.left;
+    const wrap = handWrap.getBoundingClientRect();
+    const x = clientX - wrap.left + handWrap.scrollLeft; // in the scrolled content, as gapPoints
     if (!scout || scout.gap === null) {
       // Before a card is placed the row holds the hand alone: card k's left edge is gap k.
       const cards = [...$("hand").children];
-      const edges = cards.map((c) => c.getBoundingClientRect().left - wrap.left);
-      edges.push(cards.length ? cards[cards.length - 1].getBoundingClientRect().right - wrap.left : 0);
+      const edges = cards.map((c) => c.getBoundingClientRect().left - wrap.left + handWrap.scrollLeft);
+      edges.push(cards.length ? cards[cards.length - 1].getBoundingClientRect().right - wrap.left + handWrap.scrollLeft : 0);
       return edges.reduce((best, e, k) => (Math.abs(e - x) < Math.abs(edges[best] - x) ? k : best), 0);
     }
     const points = gapPoints();
     return points.reduce((best, p, k) => (Math.abs(p - x) < Math.abs(points[best] - x) ? k : best), 0);
   }
 
-  const wrap = game.querySelector(".hand-wrap");
-  wrap.addEventListener("dragover", (event) => {
+  handWrap.addEventListener("scroll", handEdges, { passive: true });
+  handWrap.addEventListener("dragover", (event) => {
     if (!state || !state.your_turn) return;
     event.preventDefault();
-    wrap.classList.add("drop");
+    handWrap.classList.add("drop");
   });
-  wrap.addEventListener("dragleave", () => wrap.classList.remove("drop"));
-  wrap.addEventListener("drop", (event) => {
+  handWrap.addEventListener("dragleave", () => handWrap.classList.remove("drop"));
+  handWrap.addEventListener("drop", (event) => {
     event.preventDefault();
-    wrap.classList.remove("drop");
+    handWrap.classList.remove("drop");
     const what = event.dataTransfer.getData("text/plain");
     if (what.startsWith("end:") && state.legal.scout_ends.includes(Number(what.slice(4)))) {
       const gap = nearestGap(event.clientX);
