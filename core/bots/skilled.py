@@ -7,7 +7,7 @@ Every candidate move is scored by what it does now and by the hand it leaves:
   - the hand left is read as its count of cards and its "structure": every set and run of
     two or more adjacent cards in it, longer ones counting more (sets a little more than
     runs, since they beat runs of the same length);
-and weighed by a few weights (`DEFAULTS`) tuned by self-play against the other bots.
+and weighed by a few weights (skilled_weights.json), tuned by self-play (scripts/train_skilled.py).
 
 It is fast because it never copies the game: the moves come from the legal codes by
 arithmetic, a hand's structure is cached by its numbers, and of the hundreds of Scout &
@@ -52,7 +52,8 @@ _CACHE_LIMIT = 200_000  # hand readings kept; cleared when full, so memory stays
 # Hand readings shared by every skilled bot of one rules object in a process: a simulation makes
 # new bots for every game, and a cold cache would make each game pay for every hand again.
 _READINGS: weakref.WeakKeyDictionary[Rules, dict[float, dict[tuple[int, ...], float]]] = weakref.WeakKeyDictionary()
-# RUNS[k]: the lengths of the shows of 2+ adjacent cards inside a run of k cards, summed: sum of (k - j + 1) * j, j >= 2
+# RUNS[k]: the lengths of the shows of 2+ adjacent cards inside a run of k cards, summed: sum of (k - j + 1) * j, j >= 2.
+# Numbers fit in five bits, so no set or run is longer than 31 cards.
 RUNS = [sum((k - j + 1) * j for j in range(2, k + 1)) for k in range(64)]
 
 
@@ -69,9 +70,9 @@ class SkilledBot:
     def __init__(self, rules: Rules, rng: random.Random, options: dict[str, Any]):
         checked = bot_options(self.name, options, DEFAULTS)
         self.overrides = {key: checked[key] for key in options}  # win over the family's weights
-        self._families: dict[int, tuple[dict[str, Any], dict[tuple[int, ...], float]]] = {}
-        self.rules = rules
-        self.rng = rng
+        # per player count: (weights, the shared hand readings for its set bonus, the structure of a set of k)
+        self._families: dict[int, tuple[dict[str, Any], dict[tuple[int, ...], float], list[float]]] = {}
+        self.rules = rules  # it draws no random numbers: the same view always gets the same move
         codec = rules.codec
         self.width = codec.width
         self.scout_base = codec.scout_base
