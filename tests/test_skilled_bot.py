@@ -134,3 +134,12 @@ def test_a_tiny_training_run_writes_weights_that_load(tmp_path):
     bot = SkilledBot(load_rules("official"), random.Random(0), {key: float(v) for key, v in weights.items()})
     state = load_rules("official").new_game(4, 1)
     assert bot.act(state.view(state.to_act)) in state.legal_actions()
+
+
+def test_the_kind_that_wins_ties_of_length_earns_the_bonus():
+    """Under the official order a set is worth more structure than a run; where runs rank first, a run."""
+    official = SkilledBot(load_rules("official"), random.Random(0), {})
+    assert official._general_structure([4, 4]) > official._general_structure([4, 5])
+    runs_first = SkilledBot(load_rules("house-runs-first"), random.Random(0), {})
+    assert not runs_first.sets_first
+    assert runs_first.structure([4, 5]) > runs_first.structure([4, 4])

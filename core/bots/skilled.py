@@ -6,7 +6,7 @@ Every candidate move is scored by what it does now and by the hand it leaves:
   - a scout gives the active set's owner a chip and takes a card;
   - the hand left is read as its count of cards and its "structure": every set and run of
     two or more adjacent cards in it, longer ones counting more (sets a little more than
-    runs, since they beat runs of the same length);
+    runs, since they beat runs of the same length; runs, where the rules rank them first);
 and weighed by a few weights (skilled_weights.json), tuned by self-play (scripts/train_skilled.py).
 
 It is fast because it never copies the game: the moves come from the legal codes by
@@ -83,6 +83,10 @@ class SkilledBot:
         self.use_weights(max(rules.players))
         self._count = self._builtin_structure if rules.builtin_shows else self._general_structure
         self.prune = rules.builtin_shows
+        # Which kind earns `set_bonus`: the one that wins between a set and a run of as many cards
+        # (sets under the official order; a plugin may rank runs first).
+        low = rules.lowest
+        self.sets_first = rules.beats((low, low), (low, low + 1))
 
     def use_weights(self, players: int) -> None:
         """Play with the weights of this player count's family (and the options given)."""
@@ -255,5 +259,5 @@ class SkilledBot:
             length = rel % width + 1
             if length > 1:
                 start = rel // width
-                total += length + (bonus if tops[start] == tops[start + 1] else 0.0)
+                total += length + (bonus if (tops[start] == tops[start + 1]) == self.sets_first else 0.0)
         return total
