@@ -122,7 +122,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", choices=LADDER[1:], action="append", help="only the pairing(s) with this bot on top")
     parser.add_argument("--pair", nargs=2, metavar=("BOT", "LOWER"), action="append",
                         help="play this pairing instead of the ladder's (repeatable), e.g. --pair skilled mcts")
-    parser.add_argument("--players", type=int, choices=[n for _, n in FORMATS], help="only the games of this size")
+    parser.add_argument("--players", type=int, help="only the games of this size")
+    parser.add_argument("--format", action="append", metavar="VARIANT:N", dest="formats",
+                        help="play this variant at N players instead of official:4 and two-player:2 (repeatable)")
     parser.add_argument("--resume", action="store_true", help="go on from the games already in --out")
     parser.add_argument("--mcts", default="mcts", help="the search bot with its options (default: mcts)")
     parser.add_argument("--budget", type=float, help="seconds per pairing and format; stop starting games after it")
@@ -152,13 +154,14 @@ def main(argv: list[str] | None = None) -> int:
             with open(args.out, "w") as f:
                 json.dump(rows, f, indent=1)
 
+    formats = [(f.rpartition(":")[0], int(f.rpartition(":")[2])) for f in args.formats] if args.formats else FORMATS
     pairs = [tuple(p) for p in args.pair] if args.pair else list(zip(LADDER[1:], LADDER))
     names.update({name: name for pair in pairs for name in pair if name not in names})
     with multiprocessing.Pool(args.processes) as pool:
         for upper, lower in pairs:
             if args.only and upper not in args.only:
                 continue
-            for variant, players in FORMATS:
+            for variant, players in formats:
                 if args.players and players != args.players:
                     continue
                 earlier = next((r for r in rows if (r["bot"], r["lower"], r["variant"]) ==
