@@ -1,6 +1,6 @@
-"""The strength ladder: each bot against the one below it, random < greedy < heuristic < mcts.
+"""The strength ladder: each bot against the one below it, random < greedy < heuristic < skilled < mcts.
 
-In 4-player games one bot of the pairing plays against three of the lower bot, its seat
+In games of n players one bot of the pairing plays against n - 1 of the lower bot, its seat
 rotating with the game number; in 2-player games it plays the lower bot head to head,
 alternating seats. A game's result for the bot is its share of the win (a k-way tie
 counts 1/k). Results are appended to a JSON file after every batch of games, so a run
@@ -22,8 +22,8 @@ import os
 import sys
 import time
 
-LADDER = ["random", "greedy", "heuristic", "mcts"]
-FORMATS = [("official", 4), ("two-player", 2)]
+LADDER = ["random", "greedy", "heuristic", "skilled", "mcts"]
+FORMATS = [("official", 3), ("official", 4), ("official", 5), ("two-player", 2)]
 BATCH = 10  # games per task handed to a worker
 
 
@@ -109,8 +109,9 @@ def table(rows: list[dict]) -> str:
         "|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
+        field = f"{r['players'] - 1} x " if r["players"] > 2 else ""  # one bot against n - 1 of the other
         lines.append(
-            f"| {r['bot']} | {'3 x ' if r['players'] == 4 else ''}{r['lower']} | {r['variant']} | {r['players']} | "
+            f"| {r['bot']} | {field}{r['lower']} | {r['variant']} | {r['players']} | "
             f"{r['games']} | {r['rate']:.1%} | {r['low']:.1%} - {r['high']:.1%} | {r['even']:.0%} |"
         )
     return "\n".join(lines)
@@ -124,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="play this pairing instead of the ladder's (repeatable), e.g. --pair skilled mcts")
     parser.add_argument("--players", type=int, help="only the games of this size")
     parser.add_argument("--format", action="append", metavar="VARIANT:N", dest="formats",
-                        help="play this variant at N players instead of official:4 and two-player:2 (repeatable)")
+                        help="play this variant at N players instead of official:3, :4, :5 and two-player:2 (repeatable)")
     parser.add_argument("--resume", action="store_true", help="go on from the games already in --out")
     parser.add_argument("--mcts", default="mcts", help="the search bot with its options (default: mcts)")
     parser.add_argument("--budget", type=float, help="seconds per pairing and format; stop starting games after it")
@@ -148,8 +149,8 @@ def main(argv: list[str] | None = None) -> int:
     names["mcts"] = args.mcts
     def save(row: dict) -> None:
         nonlocal rows
-        same = (row["bot"], row["lower"], row["variant"])
-        rows = [r for r in rows if (r["bot"], r["lower"], r["variant"]) != same] + [row]
+        same = (row["bot"], row["lower"], row["variant"], row["players"])
+        rows = [r for r in rows if (r["bot"], r["lower"], r["variant"], r["players"]) != same] + [row]
         if args.out:
             with open(args.out, "w") as f:
                 json.dump(rows, f, indent=1)
@@ -164,8 +165,8 @@ def main(argv: list[str] | None = None) -> int:
             for variant, players in formats:
                 if args.players and players != args.players:
                     continue
-                earlier = next((r for r in rows if (r["bot"], r["lower"], r["variant"]) ==
-                                (names[upper], names[lower], variant)), None) if args.resume else None
+                earlier = next((r for r in rows if (r["bot"], r["lower"], r["variant"], r["players"]) ==
+                                (names[upper], names[lower], variant, players)), None) if args.resume else None
                 row = run_pairing(pool, args.processes, variant, players, names[upper], names[lower], args.games,
                                   args.budget, args.seed, save, earlier)
                 print(table([row]).splitlines()[-1], flush=True)

@@ -269,19 +269,19 @@ def test_heuristic_flips_when_the_turned_hand_makes_a_set(rules_by_name, variant
 
 def test_unknown_options_are_refused_with_the_known_ones(rules_by_name):
     rules = rules_by_name["official"]
-    with pytest.raises(BotError, match=r"no option 'depth'.*iterations \(default"):
-        make_bot("mcts:depth=3", rules, 0)
+    with pytest.raises(BotError, match=r"no option 'c'.*iterations \(default"):
+        make_bot("mcts:c=3", rules, 0)
     with pytest.raises(BotError, match="iterations=0 must be > 0"):
         make_bot("mcts:iterations=0", rules, 0)
     with pytest.raises(BotError, match="must be float"):
-        make_bot("mcts:c=wide", rules, 0)
+        make_bot("mcts:spread=wide", rules, 0)
     with pytest.raises(BotError, match="no option"):
         make_bot("greedy:fast=true", rules, 0)
-    with pytest.raises(BotError, match="share, from 0 to 1"):
-        make_bot("mcts:explore=2", rules, 0)
+    with pytest.raises(BotError, match=r"depth=1\.5 must be int"):
+        make_bot("mcts:depth=1.5", rules, 0)
     with pytest.raises(BotError, match="key=value pairs, not 'fast'"):
         make_bot("heuristic:fast", rules, 0)
-    assert make_bot("mcts:iterations=400,c=1", rules, 0).options["c"] == 1.0
+    assert make_bot("mcts:iterations=400,spread=10", rules, 0).options["spread"] == 10.0
 
 
 def test_mcts_time_budget_stops_the_search(rules_by_name):
@@ -290,6 +290,40 @@ def test_mcts_time_budget_stops_the_search(rules_by_name):
     bot = make_bot("mcts:iterations=100000,seconds=0.2", rules, 0)
     assert bot.act(state.view(0)) in state.legal_actions()
     assert 0 < bot.iterations_done < 100000
+
+
+def test_mcts_with_one_candidate_plays_the_skilled_bots_choice(rules_by_name):
+    # the skilled bot is the search's prior: with one candidate there is nothing to search
+    rules = rules_by_name["official"]
+    state = position(rules, 4, "1/5 3/6 3/7 10/2 4/8 6/2", "5/1", owner=1)
+    search, prior = make_bot("mcts:root=1", rules, 0), make_bot("skilled", rules, 0)
+    assert search.act(state.view(0)) == prior.act(state.view(0))
+    assert search.iterations_done == 0
+
+
+def test_mcts_halving_keeps_the_best_candidate_and_spends_its_budget(rules_by_name, monkeypatch):
+    # rollouts rigged: each candidate's reward is fixed, so sequential halving must end on the best one
+    rules = rules_by_name["official"]
+    state = position(rules, 4, "1/5 3/6 3/7 10/2 4/8 6/2", "5/1", owner=1)
+    bot = make_bot("mcts:iterations=120,root=6", rules, 0)
+    ranked = [code for _, code in bot.policy.ranked(state.view(0))][:6]
+    worth = {code: 0.1 * i for i, code in enumerate(ranked)}  # the prior's last candidate is worth most
+    monkeypatch.setattr(bot, "rollout", lambda deal, code, seat: worth[code])
+    assert bot.act(state.view(0)) == ranked[-1]
+    assert 0 < bot.iterations_done <= 120
+
+
+def test_mcts_rollouts_score_a_finished_round_by_its_scores(rules_by_name):
+    # a show that empties the hand ends the round: the reward is the round's real margin, squashed
+    rules = rules_by_name["official"]
+    state = position(rules, 3, "9/1", "5/2", owner=1)  # seat 0 shows its last card, 9 beats 5
+    bot = make_bot("mcts", rules, 0)
+    code = next(c for c in state.legal_actions() if state.format(c) == "show 1")
+    reward = bot.rollout(state, code, 0)
+    end = state.round_ends[-1]
+    assert end.reason == "hand_emptied"
+    margin = end.scores[0] - (end.scores[1] + end.scores[2]) / 2
+    assert reward == pytest.approx(min(1.0, max(0.0, 0.5 + margin / 30)))
 
 
 def test_ladder_wilson_interval_matches_the_formula():

@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import random
 import weakref
+from collections.abc import Sequence
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
@@ -32,7 +33,7 @@ from scoutlab.engine.actions import FLIP, KEEP, SHOW_BASE
 from scoutlab.engine.cards import MASK, SHIFT
 
 if TYPE_CHECKING:
-    from scoutlab.engine.state import View
+    from scoutlab.engine.state import GameState, View
     from scoutlab.rules import Rules
 
 # The weights, tuned by self-play (scripts/train_skilled.py), one set per family of player counts.
@@ -60,6 +61,26 @@ RUNS = [sum((k - j + 1) * j for j in range(2, k + 1)) for k in range(64)]
 def _order(item: tuple[float, int]) -> tuple[float, int]:
     """Higher value first; between equals, the lower code, so play does not depend on listing order."""
     return item[0], -item[1]
+
+
+def best_code(moves: list[tuple[float, int]]) -> int:
+    """The code of the best of `SkilledBot.moves`."""
+    return max(moves, key=_order)[1]
+
+
+class SeatView:
+    """The part of a seat's View that `SkilledBot.moves` reads, made straight from a state (for search rollouts)."""
+
+    __slots__ = ("active", "hand", "hand_sizes", "legal", "players", "seat")
+
+    def __init__(self, state: GameState):
+        seat = state.to_act
+        self.seat = seat
+        self.players = state.players
+        self.hand = state.hands[seat]
+        self.hand_sizes = [len(h) for h in state.hands]
+        self.active = state.active
+        self.legal = state.legal_actions()
 
 
 class SkilledBot:
@@ -105,9 +126,9 @@ class SkilledBot:
             return self.choose_flip(view.hand)
         tried = self.positions.tried(view)
         if not tried:
-            return self.positions.note(view, max(self.moves(view), key=_order)[1])
+            return self.positions.note(view, best_code(self.moves(view)))
         # Here before in this round: the best move not yet played here, so a loop cannot repeat.
-        return self.positions.choose(view, [code for _, code in sorted(self.moves(view), key=_order, reverse=True)])
+        return self.positions.choose(view, [code for _, code in self.ranked(view)])
 
     # -- the hand flip -----------------------------------------------------------------------
 
@@ -118,7 +139,11 @@ class SkilledBot:
 
     # -- scoring the moves ---------------------------------------------------------------------
 
-    def moves(self, view: View) -> list[tuple[float, int]]:
+    def ranked(self, view: View) -> list[tuple[float, int]]:
+        """(value, code) of every move weighed, best first."""
+        return sorted(self.moves(view), key=_order, reverse=True)
+
+    def moves(self, view: View | SeatView) -> list[tuple[float, int]]:
         """(value, code) of every move weighed: the shows, the scouts worth weighing, some Scout & Shows."""
         o = self.options
         width, scout_base = self.width, self.scout_base
@@ -146,7 +171,7 @@ class SkilledBot:
                 scored += self.scout_shows(view, scouts)
         return scored or [(0.0, legal[0])]  # only Scout & Shows with no show: the first
 
-    def scouts(self, tops: list[int], active: tuple[int, ...]) -> list[tuple[int, list[int]]]:
+    def scouts(self, tops: list[int], active: Sequence[int]) -> list[tuple[int, list[int]]]:
         """(scout index, hand's numbers after it) of the scouts worth weighing.
 
         Under the built-in shows a card that joins no neighbour adds nothing wherever it goes,
@@ -167,7 +192,7 @@ class SkilledBot:
                 out += [(base + g, tops[:g] + [number] + tops[g:]) for g in gaps]
         return out
 
-    def scout_shows(self, view: View, scouts: list[tuple[float, int, list[int]]]) -> list[tuple[float, int]]:
+    def scout_shows(self, view: View | SeatView, scouts: list[tuple[float, int, list[int]]]) -> list[tuple[float, int]]:
         """Scout & Shows after the best few scouts: each show their new hand allows."""
         o = self.options
         rules, width, stride = self.rules, self.width, self.sns_stride
@@ -203,7 +228,7 @@ class SkilledBot:
         o = self.options
         return o["structure"] * self.structure(tops) - o["card"] * len(tops)
 
-    def valuer(self, view: View):
+    def valuer(self, view: View | SeatView):
         """hand -> points in this position: cards cost more when another seat is close to emptying its hand."""
         o = self.options
         fewest = min((size for seat, size in enumerate(view.hand_sizes) if seat != view.seat), default=0)
