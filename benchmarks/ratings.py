@@ -4,11 +4,12 @@ The model is Luce's choice rule, the many-player form of Bradley-Terry: each bot
 strength g, and a game is won by a seat with probability g of its bot over the sum of
 the table's g. A ladder row (one bot against n - 1 copies of another, `ladder.py`) so
 has win probability g_a / (g_a + (n - 1) g_b). The strengths are fitted by maximum
-likelihood and shown on the Elo scale, 400 log10(g), random at 0: 400 points more means
+likelihood and shown on the Elo scale, 400 log10(g), greedy at 0: 400 points more means
 ten times the strength, so in a two-player game 10:1 odds. Each row also counts one win
 and one loss that were never played (a weak prior), so a bot that won every game gets a
-large but finite rating. The 95% intervals come from a parametric bootstrap: every row's
-wins drawn again from its fitted rate, the ratings refitted, 2.5th and 97.5th percentiles.
+large but finite rating; such a gap is a floor, not a measurement, and the table says so.
+The 95% intervals come from a bootstrap: every row's wins drawn again from its observed
+rate, the ratings refitted, 2.5th and 97.5th percentiles.
 
     python benchmarks/ladder.py --games 2000 --out ladder.json ...   # play the rows first
     python benchmarks/ratings.py ladder.json [more.json ...]
@@ -22,7 +23,7 @@ import math
 import random
 import sys
 
-ANCHOR = "random"  # rated 0
+ANCHOR = "greedy"  # rated 0: random is won against in (nearly) every game, so a gap to it is only a floor
 PRIOR = 1.0  # games won and lost, never played, added to every row
 
 
@@ -66,7 +67,7 @@ def ratings(rows: list[dict], draws: int = 1000, seed: int = 0) -> list[tuple[st
     for _ in range(draws):
         again = []
         for r in rows:
-            p = 1 / (1 + (r["players"] - 1) * math.exp(theta[r["lower"]] - theta[r["bot"]]))
+            p = r["wins"] / r["games"]
             again.append({**r, "wins": sum(rng.random() < p for _ in range(r["games"]))})
         for bot, value in fit(again, bots).items():
             samples[bot].append(value)
@@ -112,13 +113,18 @@ def main(argv: list[str] | None = None) -> int:
     for variant, players in formats:
         chosen = [r for r in rows if (r["variant"], r["players"]) == (variant, players) and r["games"]]
         if not connected(chosen):
-            print(f"{variant} {players}p: the rows do not link every bot to every other; no ratings", file=sys.stderr)
+            print(f"\n{variant} {players}p: the rows do not link every bot to every other; no ratings")
             continue
         print(f"\n{variant}, {players} players (Elo scale, {ANCHOR} = 0; 95% bootstrap intervals)\n")
         print("| bot | rating | 95% interval | games |")
         print("|---|---|---|---|")
         for bot, value, low, high, games in ratings(chosen, args.draws):
-            print(f"| {bot} | {value:.0f} | {low:.0f} to {high:.0f} | {games} |")
+            interval = "anchor" if bot == ANCHOR else f"{low:.0f} to {high:.0f}"
+            print(f"| {bot} | {value:.0f} | {interval} | {games} |")
+        for r in chosen:
+            if r["wins"] in (0, r["games"]):
+                print(f"\n{r['bot']} {'won' if r['wins'] else 'lost'} every game against {r['lower']}: the gap between "
+                      "them is a floor set by the prior, not a measurement.")
     return 0
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import math
 import random
 import statistics
 
@@ -326,15 +327,39 @@ def test_mcts_rollouts_score_a_finished_round_by_its_scores(rules_by_name):
     assert reward == pytest.approx(min(1.0, max(0.0, 0.5 + margin / 30)))
 
 
-def test_ladder_wilson_interval_matches_the_formula():
+def benchmark(name):
+    """A script of benchmarks/ imported as a module."""
     import importlib.util
     from pathlib import Path
 
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "ladder.py"
-    spec = importlib.util.spec_from_file_location("ladder", path)
-    ladder = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(ladder)
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_ladder_wilson_interval_matches_the_formula():
+    ladder = benchmark("ladder")
     low, high = ladder.wilson(5, 10)
     assert (round(low, 4), round(high, 4)) == (0.2366, 0.7634)  # the textbook value for 5 of 10
     low, high = ladder.wilson(0, 20)
     assert low == 0.0 and 0.16 < high < 0.17
+
+
+def test_ratings_recover_the_strengths_the_wins_came_from():
+    # rows whose wins are exactly what Luce's rule gives for known strengths: the fit must find them again
+    ratings = benchmark("ratings")
+    theta = {"greedy": 0.0, "heuristic": 0.8, "skilled": 1.5, "random": -3.0}
+    rows = []
+    for bot, lower, players in [("heuristic", "greedy", 4), ("skilled", "heuristic", 4), ("skilled", "greedy", 2),
+                                ("greedy", "random", 3)]:
+        p = 1 / (1 + (players - 1) * math.exp(theta[lower] - theta[bot]))
+        rows.append({"bot": bot, "lower": lower, "players": players, "games": 100_000, "wins": p * 100_000})
+    fitted = ratings.fit(rows, ["greedy", "heuristic", "random", "skilled"])
+    for bot, value in theta.items():
+        assert fitted[bot] == pytest.approx(value, abs=0.01)
+    table = {bot: (value, low, high) for bot, value, low, high, _ in ratings.ratings(rows, draws=20)}
+    assert table["skilled"][1] < table["skilled"][0] < table["skilled"][2]
+    assert table["skilled"][0] == pytest.approx(1.5 * 400 / math.log(10), abs=5)
+    assert not ratings.connected(rows + [{"bot": "a", "lower": "b", "players": 2, "games": 10, "wins": 5}])

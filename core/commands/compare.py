@@ -5,8 +5,9 @@ count). Where two variants deal the same cards to the same number of players, th
 play the same deals and the differences are paired game by game; otherwise the output
 says they are unpaired and why. The output begins with the lineup, each variant's player
 count and why, and the findings in words. With no options, `scoutlab compare official
-two-player` runs 3,000 random-bot games of each plus 250 skill games (heuristic among
-greedy): about 27 CPU-seconds, so well under a minute on two free cores.
+two-player` runs 3,000 games of each with the skilled bot in every seat, plus 1,000 skill
+games (one skilled bot among greedy ones): about 29 CPU-seconds, so well under a minute
+on two free cores. For search against skilled play: --strong mcts --weak skilled.
 """
 
 from __future__ import annotations
