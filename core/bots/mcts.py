@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from scoutlab.rules import Rules
 
 DEFAULTS = {
-    "iterations": 100,  # rollouts per decision, over all candidates
+    "iterations": 300,  # rollouts per decision, over all candidates
     "seconds": 0.0,  # also stop after this much time (0: no time limit)
     "root": 6,  # candidates searched: the skilled bot's best moves
     "depth": 0,  # moves played after the candidate before the position is scored (0: to the round's end)
@@ -82,7 +82,7 @@ class MctsBot:
         """Sequential halving over the candidates (best prior first), each round on deals they all share."""
         opts = self.options
         sampler = Sampler(self.rules, view, self.knowledge)
-        deadline = time.process_time() + opts["seconds"] if opts["seconds"] else None
+        deadline = time.perf_counter() + opts["seconds"] if opts["seconds"] else None
         alive = list(candidates)
         totals = dict.fromkeys(candidates, 0.0)
         budget = opts["iterations"]
@@ -90,7 +90,7 @@ class MctsBot:
         while len(alive) > 1:
             deals = max(1, budget // (halvings * len(alive)))
             for _ in range(deals):
-                if deadline is not None and time.process_time() > deadline:
+                if deadline is not None and time.perf_counter() > deadline:
                     break
                 deal = sampler.sample(self.rng)
                 for code in alive:
@@ -99,7 +99,7 @@ class MctsBot:
             budget -= deals * len(alive)
             halvings = max(1, halvings - 1)
             alive.sort(key=lambda code: -totals[code])  # stable: ties keep the prior's order
-            out_of_time = deadline is not None and time.process_time() > deadline
+            out_of_time = deadline is not None and time.perf_counter() > deadline
             alive = alive[:1] if out_of_time or budget <= 0 else alive[: (len(alive) + 1) // 2]
         return alive[0]
 
