@@ -199,6 +199,15 @@ def test_a_level_chooses_the_opponents_and_their_names_say_which_bot():
     assert child.exitstatus == 0
 
 
+def test_the_help_names_every_level(capsys):
+    from scoutlab.bots.levels import DEFAULT_LEVEL, LEVELS
+
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    words = " ".join(capsys.readouterr().out.split())  # argparse wraps the help
+    assert all(level.name in words for level in LEVELS) and f"default: {DEFAULT_LEVEL}" in words
+
+
 def test_the_default_level_is_expert_and_bots_win_over_a_level():
     child = spawn("--variant", "two-player", "--seat", "2", "--seed", "3")
     child.expect(r"keep/flip> ")
