@@ -11,10 +11,13 @@ import sys
 import pytest
 
 from scoutlab.bots import make_bot
+from scoutlab.bots.levels import level_bot
 from scoutlab.cli import main
 from scoutlab.play import screen
-from scoutlab.play.terminal import PREFERRED_BOTS, TerminalGame, default_opponent
+from scoutlab.play.terminal import TerminalGame
 from scoutlab.rules import load_rules
+from scoutlab.text.bot_names import bot_label
+from scoutlab.text.i18n import gettext_for
 
 pexpect = pytest.importorskip("pexpect", reason="pexpect drives the terminal game (test extra)")
 
@@ -130,6 +133,7 @@ def test_plain_text_when_output_is_not_a_terminal():
     (["--bots", "randm"], "unknown bot 'randm'; did you mean 'random'?"),
     (["--variant", "no-such-variant"], "no-such-variant"),
     (["--lang", "de"], "--lang de: the languages are en, ar, fa, el, bg"),
+    (["--level", "impossible"], "unknown level 'impossible'; the levels are easy, medium, hard, expert"),
 ])
 def test_bad_arguments_are_one_line_errors(args, message, capsys):
     assert main(["play", *args]) == 1
@@ -183,11 +187,41 @@ def test_every_word_goes_through_the_translator(monkeypatch):
         assert not re.search(r"[A-Za-z]{3,}", words), f"untranslated text in {line!r}"
 
 
-def test_default_opponent_is_the_best_available():
-    assert default_opponent() in PREFERRED_BOTS
-    from scoutlab.bots import known_bots
+def test_a_level_chooses_the_opponents_and_their_names_say_which_bot():
+    child = spawn("--variant", "official", "--players", "4", "--seat", "4", "--seed", "3", "--level", "hard")
+    child.expect(r"keep/flip> ")
+    seen = plain(child.before)
+    assert "You are P4 (you)." in seen
+    assert all(f"P{n} (skilled): " in seen for n in (1, 2, 3)), seen
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
 
-    assert default_opponent() == next(b for b in PREFERRED_BOTS if b in known_bots())
+
+def test_the_help_names_every_level(capsys):
+    from scoutlab.bots.levels import DEFAULT_LEVEL, LEVELS
+
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    words = " ".join(capsys.readouterr().out.split())  # argparse wraps the help
+    assert all(level.name in words for level in LEVELS) and f"default: {DEFAULT_LEVEL}" in words
+
+
+def test_the_default_level_is_expert_and_bots_win_over_a_level():
+    child = spawn("--variant", "two-player", "--seat", "2", "--seed", "3")
+    child.expect(r"keep/flip> ")
+    expert = bot_label(level_bot("expert"), gettext_for("en"))
+    assert f"P1 ({expert}): " in plain(child.before), "expert by default, named with its budget (mcts:seconds=0.8)"
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    child.close()
+    child = spawn("--variant", "two-player", "--seat", "2", "--seed", "3", "--level", "hard", "--bots", "greedy")
+    child.expect(r"keep/flip> ")
+    assert "P1 (Greedy bot): " in plain(child.before)
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    child.close()
 
 
 # -- the screens -------------------------------------------------------------------------------------

@@ -42,14 +42,34 @@ def test_tokens_are_unguessable_and_unknown_ones_are_refused(client):
     assert client.get("/m/nope").status_code == 404
 
 
-def test_the_default_opponent_is_the_strongest_bot_available(client):
-    from scoutlab.bots import known_bots
-    from scoutlab.web.matches import default_bot
+def test_the_default_opponent_is_the_expert_levels_bot(client):
+    from scoutlab.bots.levels import level_bot
 
-    expected = next(name for name in ("heuristic", "greedy", "random") if name in known_bots())
-    assert default_bot() == expected
     answer = client.post("/api/new", json={"variant": "two-player", "players": 2})
-    assert answer.json()["state"]["seats"][1]["bot_id"] == expected
+    assert answer.json()["state"]["seats"][1]["bot_id"] == level_bot("expert")
+    answer = client.post("/api/new", json={"variant": "official", "players": 3, "level": "hard"})
+    assert [seat["bot_id"] for seat in answer.json()["state"]["seats"][1:]] == ["skilled", "skilled"]
+    answer = client.post("/api/new", json={"variant": "official", "players": 3, "level": "hard", "bots": ["random", "greedy"]})
+    assert [seat["bot_id"] for seat in answer.json()["state"]["seats"][1:]] == ["random", "greedy"], "bots win over a level"
+    answer = client.post("/api/new", json={"variant": "official", "players": 3, "level": "godlike"})
+    assert answer.status_code == 422 and answer.json()["error"].startswith("Unknown level godlike; choose one of: easy,")
+
+
+def test_the_form_offers_the_levels_by_name_and_posts_one(client):
+    from scoutlab.bots.levels import LEVELS
+
+    page = client.get("/?lang=el").text
+    options = re.findall(r'<option value="(\w+)"[^>]*>([^<]*)</option>', page.split('id="level"', 1)[1].split("</select>", 1)[0])
+    assert [value for value, _ in options] == [level.name for level in LEVELS]
+    assert options[0][1] == "Εύκολο — \u2066greedy\u2069", "the level's word translated, the bot's name as it is"
+    assert re.search(r'<option value="expert" selected>', page), "expert is chosen unless the player says otherwise"
+    answer = client.post("/new", data={"variant": "official", "players": "3", "level": "medium", "bot1": "", "bot2": "random"},
+                         follow_redirects=False)
+    assert answer.status_code == 303
+    state = client.get("/api" + answer.headers["location"] + "?lang=en").json()
+    assert [(seat["bot_id"], seat["bot"]) for seat in state["seats"][1:]] == [("heuristic", "Heuristic bot"), ("random", "Random bot")]
+    refused = client.post("/new?lang=en", data={"variant": "official", "players": "3", "level": "godlike"})
+    assert refused.status_code == 422 and "Unknown level godlike" in refused.text
 
 
 def test_a_bot_that_runs_programs_on_the_server_is_never_offered(client):

@@ -13,7 +13,9 @@ help = "play a match in the terminal against bots"
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--variant", default="official", help="a shipped variant name or a spec file (default: official)")
     parser.add_argument("--players", type=int, help="number of players, you included (default: the variant's smallest)")
-    parser.add_argument("--bots", help="comma-separated opponents, one for all or one per other seat (default: the best available)")
+    parser.add_argument("--level", help="the opponents' level: easy, medium, hard or expert (default: expert, the strongest"
+                        " that answers within a second); see docs/bots.md \"Levels\"")
+    parser.add_argument("--bots", help="comma-separated opponents, one for all or one per other seat (wins over --level)")
     parser.add_argument("--seat", type=int, default=1, help="your seat, 1 to N; P1 starts the first round (default: 1)")
     parser.add_argument("--seed", type=int, help="random seed; the same seed deals the same cards (default: a new one)")
     parser.add_argument("--lang", help="language of the messages: en, ar, fa, el, bg (default: from $LC_ALL, $LC_MESSAGES or $LANG, else English)")
@@ -25,8 +27,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     # imported when the command runs, not when the parser is built: `scoutlab --help` stays fast
     from scoutlab.bots import Bot, make_bot, split_bots
+    from scoutlab.bots.levels import DEFAULT_LEVEL, level_bot
     from scoutlab.match import bot_seed, close_bots
-    from scoutlab.play.terminal import TerminalGame, default_opponent
+    from scoutlab.play.terminal import TerminalGame
     from scoutlab.rules import load_rules
     from scoutlab.text.i18n import LANGUAGES, normalize
 
@@ -40,17 +43,18 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--seat {args.seat}: seats run from 1 to {players}")
     seat = args.seat - 1
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
-    names = split_bots(args.bots) if args.bots else [default_opponent()]
+    names = split_bots(args.bots) if args.bots else [level_bot(args.level or DEFAULT_LEVEL)]
     if len(names) == 1:
         names = names * (players - 1)
     if len(names) != players - 1:
         raise ValueError(f"{players} players need {players - 1} opponents (or one bot for all), got {len(names)} in --bots")
     others = [s for s in range(players) if s != seat]
     bots: list[Bot | None] = [None] * players  # None: the person's own seat
+    labels: list[str | None] = [None] * players  # each bot as given, options included: "P2 (mcts:seconds=0.8)"
     for s, name in zip(others, names):
-        bots[s] = make_bot(name, rules, bot_seed(seed, s))
+        bots[s], labels[s] = make_bot(name, rules, bot_seed(seed, s)), name
     color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty() and not os.environ.get("NO_COLOR"))
-    game = TerminalGame(rules, rules.new_game(players, seed), seat, bots, ask=input, out=sys.stdout,
+    game = TerminalGame(rules, rules.new_game(players, seed), seat, bots, ask=input, out=sys.stdout, labels=labels,
                         color=color, lang=args.lang or _locale_language(), delay=args.delay,
                         pause=sys.stdin.isatty())  # a piped script of moves has nobody to press Enter
     try:

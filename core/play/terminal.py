@@ -12,7 +12,6 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TextIO
 
-from scoutlab.bots import known_bots
 from scoutlab.engine.actions import NotationError, Scout, parse_action
 from scoutlab.engine.explain import why_illegal, why_illegal_action
 from scoutlab.play import screen
@@ -27,16 +26,6 @@ if TYPE_CHECKING:
     from scoutlab.engine.state import GameState
     from scoutlab.rules import Rules
 
-PREFERRED_BOTS = ("heuristic", "greedy", "random")
-
-
-def default_opponent() -> str:
-    """The strongest bot available: heuristic, else greedy, else random."""
-
-    known = known_bots()
-    return next(name for name in PREFERRED_BOTS if name in known)
-
-
 def _short(name: str, width: int = 24) -> str:
     """A bot's name fit for a table column: `external:` commands can be long."""
     return name if len(name) <= width else name[: width // 2 - 1] + "…" + name[-(width // 2):]
@@ -47,7 +36,10 @@ class Quit(Exception):
 
 
 class TerminalGame:
-    """One match: `seat` is the human's (0-based), `bots` play every other seat (None at the human's)."""
+    """One match: `seat` is the human's (0-based), `bots` play every other seat (None at the human's).
+
+    `labels` names each bot as it was asked for (`mcts:seconds=0.8`); without them, by the bot's own name.
+    """
 
     def __init__(
         self,
@@ -61,6 +53,7 @@ class TerminalGame:
         lang: str | None = None,
         delay: float = 0.0,
         pause: bool = False,
+        labels: Sequence[str | None] | None = None,
     ):
         self.rules, self.state, self.seat, self.bots = rules, state, seat, bots
         self.ask, self.out, self.delay, self.pause = ask, out, delay, pause
@@ -71,8 +64,9 @@ class TerminalGame:
         self.marks = is_rtl(lang or "")
         self.style = screen.Style(color, isolate=is_rtl(lang or ""))
         _ = self._
+        given = labels or [None if bot is None else bot.name for bot in bots]
         self.names = [
-            f"P{s + 1} ({_('you') if bot is None else _short(bot_label(bot.name, _))})"
+            f"P{s + 1} ({_('you') if bot is None else _short(bot_label(given[s] or bot.name, _))})"
             for s, bot in enumerate(bots)
         ]
 

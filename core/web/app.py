@@ -23,6 +23,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
 from scoutlab.bots import BotError, known_bots
+from scoutlab.bots.levels import DEFAULT_LEVEL, LEVELS, available_levels, find_level, level_bot
 from scoutlab.engine import explain
 from scoutlab.engine.actions import NotationError, parse_action
 from scoutlab.engine.state import IllegalAction
@@ -38,7 +39,7 @@ from scoutlab.web.events import table_json
 from scoutlab.web.guard import Guard
 from scoutlab.web.inputs import MAX_ACTION_CHARS, BadInput, excerpt, parse_json, short_problems, whole_number
 from scoutlab.web.live import Streams, state_stream
-from scoutlab.web.matches import Match, Matches, NotYourTurn, default_bot, rules_for
+from scoutlab.web.matches import Match, Matches, NotYourTurn, rules_for
 from scoutlab.web.rulespage import rules_sections
 from scoutlab.web.store import MatchDamaged, MatchStore, StorageFull
 from scoutlab.web.strings import page_strings
@@ -52,10 +53,13 @@ MAX_PLAYERS = 5
 
 
 def offered_bots() -> list[str]:
-    """Bot names a browser may pick, the default first."""
-    default = default_bot()
-    names = sorted(name for name in known_bots() if name not in UNSAFE_BOTS and name != default)
-    return [default, *names]
+    """Bot names a browser may pick for one opponent, besides the levels' bots."""
+    return sorted(name for name in known_bots() if name not in UNSAFE_BOTS)
+
+
+def allowed_bots() -> set[str]:
+    """Every bot a match may seat: the offered names and each level's bot spec (with its budget)."""
+    return {*offered_bots(), *(level.bot for level in LEVELS)}
 
 
 def _count_range(counts: list[int]) -> str:
@@ -163,10 +167,12 @@ def create_app(db_path: str, bot_delay_ms: int = 700, engine_threads: int = 4, b
         variants = variants_info(language(request))
         form = form or {"variant": "official" if any(v["name"] == "official" for v in variants) else variants[0]["name"]}
         bots = [{"name": name, "label": bot_label(name, _)} for name in offered_bots()]
+        # the level's word translated, its bot named as it is (isolated, so a right-to-left line keeps it whole)
+        levels = [{"name": level.name, "label": f"{_(level.word)} — \u2066{level.bot}\u2069"} for level in available_levels()]
         yours = your_matches(request, matches, _, language(request))
         return page(
-            request, "new.html", status, variants=variants, bots=bots, problems=list(problems), form=form,
-            yours=yours,
+            request, "new.html", status, variants=variants, bots=bots, levels=levels, problems=list(problems),
+            form={"level": DEFAULT_LEVEL, **form}, yours=yours,
         )
 
     @app.get("/", response_class=HTMLResponse)
@@ -182,14 +188,15 @@ def create_app(db_path: str, bot_delay_ms: int = 700, engine_threads: int = 4, b
             value = form_data.get(name, default)
             return value if isinstance(value, str) else default
 
-        variant, spec_text = field("variant", "official"), field("spec_text")
+        variant, spec_text, level = field("variant", "official"), field("spec_text"), field("level", DEFAULT_LEVEL)
         opponents = [field(f"bot{i}") for i in range(1, 5)]
         text, filename = spec_text, "pasted.yaml"
         upload = form_data.get("spec_file")
         if upload is not None and not isinstance(upload, str) and upload.filename:
             raw = await upload.read(MAX_SPEC_BYTES + 1)
             text, filename = raw.decode("utf-8", errors="replace"), excerpt(upload.filename, 60)[1:-1]
-        form = {"variant": variant, "players": 0, "spec_text": spec_text[:MAX_SPEC_BYTES], "opponents": opponents}
+        form = {"variant": variant, "players": 0, "spec_text": spec_text[:MAX_SPEC_BYTES], "opponents": opponents,
+                "level": level}
 
         def start() -> Match:
             players = whole_number(field("players", "0") or "0", 0, MAX_PLAYERS, players_message(_))
@@ -197,7 +204,7 @@ def create_app(db_path: str, bot_delay_ms: int = 700, engine_threads: int = 4, b
             seed = practice_seed(field("practice") in ("on", "1", "true"), field("seed").strip() or None, _)
             spec = _spec_from(variant, text, filename, _)
             players = players or rules_for(spec).players[0]
-            bots = [b or default_bot() for b in opponents[: players - 1]]
+            bots = [b or level_spec(level, _) for b in opponents[: players - 1]]  # an opponent left as the level
             return _start(spec.doc, players, bots, seed, _)
 
         try:
@@ -278,6 +285,17 @@ def create_app(db_path: str, bot_delay_ms: int = 700, engine_threads: int = 4, b
             raise ValueError(_("There is no variant called {name}.", name=excerpt(variant)[1:-1]))
         return load_spec(variant)
 
+    def level_spec(level: Any, _) -> str:
+        """The bot spec a level plays with (or the next installed level's); BadInput for a level that is not one."""
+        try:
+            if not isinstance(level, str):
+                raise ValueError(level)
+            find_level(level)
+        except ValueError:
+            raise BadInput(_("Unknown level {name}; choose one of: {names}.", name=excerpt(str(level))[1:-1],
+                             names=", ".join(known.name for known in LEVELS))) from None
+        return level_bot(level)
+
     def players_message(_) -> str:
         return _("The number of players must be a whole number from {low} to {high}.", low=2, high=MAX_PLAYERS)
 
@@ -298,7 +316,7 @@ def create_app(db_path: str, bot_delay_ms: int = 700, engine_threads: int = 4, b
                 "The variant {variant} is for {counts} players, not {players}.",
                 variant=doc["name"], counts=_count_range(list(counts)), players=players,
             ))
-        allowed = set(offered_bots())
+        allowed = allowed_bots()
         for bot in bots:
             if bot not in allowed:
                 raise BotError(_("Unknown opponent {name}; choose one of: {names}.", name=bot, names=", ".join(sorted(allowed))))
@@ -338,7 +356,8 @@ def create_app(db_path: str, bot_delay_ms: int = 700, engine_threads: int = 4, b
                 raise BadInput(_("bots must be a list of bot names, one per opponent."))
             spec = _spec_from(variant, spec_text, "pasted.yaml", _)
             players = players or rules_for(spec).players[0]
-            return _start(spec.doc, players, bots or [default_bot()] * (players - 1), seed, _)
+            level = level_spec(body.get("level", DEFAULT_LEVEL), _)
+            return _start(spec.doc, players, bots or [level] * (players - 1), seed, _)
 
         try:
             match = await off_loop(start, compile_pool)

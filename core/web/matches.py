@@ -13,7 +13,7 @@ import threading
 from collections import Counter, OrderedDict
 from dataclasses import dataclass
 
-from scoutlab.bots import Bot, known_bots, make_bot
+from scoutlab.bots import Bot, make_bot
 from scoutlab.engine.actions import ScoutShow, Show, parse_action
 from scoutlab.engine.cards import flipped
 from scoutlab.engine.state import GameState, IllegalAction
@@ -29,16 +29,6 @@ MATCH_BASE_BYTES = 16_000
 MATCH_BYTES_PER_LOG_LINE = 600
 #: Live matches are dropped from memory (and replayed from the database when asked for) beyond this many estimated bytes.
 LIVE_BUDGET_BYTES = 512 * 2**20
-
-#: The strongest bot available is the default opponent.
-BOT_PREFERENCE = ("heuristic", "greedy", "random")
-
-
-def default_bot() -> str:
-    """'heuristic' if it is installed, else 'greedy', else 'random'."""
-    bots = known_bots()
-    return next((name for name in BOT_PREFERENCE if name in bots), "random")
-
 
 _RULES = RulesCache()
 

@@ -176,7 +176,7 @@ def test_the_new_match_form_and_the_rules_page_fit_a_phone(server, page_at):
     page.check("input[name=variant][value=two-player]")
     offered = page.eval_on_selector_all("#players option:not([disabled])", "os => os.map(o => o.value)")
     assert offered == ["0", "2"]
-    assert page.locator(".opponent:not([hidden])").count() == 1
+    assert page.locator(".pick[data-opponent]:not([hidden])").count() == 1
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     screenshot(page, "new-match-fa-390")
     page.goto(f"{server}/rules/official?lang=fa")

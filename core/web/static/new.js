@@ -20,7 +20,7 @@
     }
     if (players.selectedOptions[0].disabled) players.value = "0";
     const n = Number(players.value) || counts[0];
-    for (const row of form.querySelectorAll(".opponent")) {
+    for (const row of form.querySelectorAll(".pick[data-opponent]")) {
       const show = Number(row.dataset.opponent) < n;
       row.hidden = !show;
       row.querySelector("select").disabled = !show;

@@ -376,7 +376,8 @@
       boxes.push(el("li", { class: cls, "data-seat": seat.seat }, [
         el("div", { class: "who" }, [
           el("strong", { text: seat.name }),
-          seat.bot ? el("small", { text: " · " + seat.bot }) : "",
+          // a bot with options (mcts:seconds=0.8) may break after its colon and commas, never mid-word
+          seat.bot ? el("small", {}, [el("span", { class: "sep", text: " · " }), seat.bot.replace(/([:,])/g, "$1\u200b")]) : "",
           seat.to_act ? el("span", { class: "visually-hidden", text: " · " + S.to_act }) : "",
           seat.owner ? el("span", { class: "visually-hidden", text: " · " + S.owner }) : "",
         ]),
