@@ -27,7 +27,7 @@ LEVELS: tuple[Level, ...] = (
     Level("easy", "greedy", N_("Easy"), "its strongest show, else the scout that best lengthens a set or run"),
     Level("medium", "heuristic", N_("Medium"), "plans one move ahead with a model of the round's end"),
     Level("hard", "skilled", N_("Hard"), "scores every move by the hand it leaves, with weights tuned in self-play"),
-    Level("expert", "mcts:seconds=0.8", N_("Expert"), "searches up to 150 sampled deals a move, stopping at 0.8 seconds"),
+    Level("expert", "mcts:seconds=0.8", N_("Expert"), "plays each of its best moves out to the round's end on up to 300 sampled deals, stopping at 0.8 seconds"),
 )
 #: The strongest level that answers within a second.
 DEFAULT_LEVEL = "expert"
