@@ -15,6 +15,7 @@ that GameState overrides, and only when the compiled rules say a plugin is there
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 from typing import Any, Final
@@ -254,12 +255,16 @@ class Table:
         legal = self._legal
         if legal is None:
             legal = _listing(self)
-        if code not in legal:
+        if not _is_listed(legal, code):
             raise IllegalAction(self.explain(code))
         if self.guarded:
             _guarded_play(self, code, legal)
         else:
             _play(self, code)
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
 
     # -- what GameState says and does where plugins or words come in (overridden there) ---------
 
@@ -293,12 +298,46 @@ class Table:
         raise NotImplementedError
 
 
+# Whether this module runs compiled (mypyc gives its classes __mypyc_attrs__), for what is written differently for each.
+COMPILED: Final = hasattr(Table, "__mypyc_attrs__")
+
+
 # -- the loop: module functions, so that compiled calls go straight to C, never through a subclass --
+
+
+def _is_listed(legal: list[int], code: int) -> bool:
+    """`code in legal`. Compiled, a loop over the list's ints, a few times cheaper than `in`,
+    which compares Python objects one by one; a list of Scout & Show codes runs to hundreds."""
+    if not COMPILED:
+        return code in legal
+    for listed in legal:  # noqa: SIM110 (a loop mypyc compiles to C; any() would make a generator)
+        if listed == code:
+            return True
+    return False
+
+
+def _shuffle(rng: Any, cards: list[int]) -> None:
+    """`rng.shuffle(cards)`. For a plain random.Random the same steps as its shuffle, compiled: the
+    same draws of getrandbits in the same order, so the same deal for a seed, for less than half
+    the cost of the interpreted one (dealing is much of a short game)."""
+    if type(rng) is not random.Random:  # a subclass may draw otherwise
+        rng.shuffle(cards)
+        return
+    getrandbits = rng.getrandbits
+    i = len(cards) - 1
+    while i > 0:  # random.Random.shuffle: for i in reversed(range(1, n)), j = _randbelow(i + 1)
+        n = i + 1
+        k = n.bit_length()
+        j: int = getrandbits(k)  # random.Random._randbelow_with_getrandbits
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+        i -= 1
 
 
 def _shuffled(t: Table, cards: list[int]) -> list[int]:
     cards = list(cards)
-    t.rng.shuffle(cards)
+    _shuffle(t.rng, cards)
     if t.rules.random_orientation:
         bits: int = t.rng.getrandbits(len(cards))
         for i in range(len(cards)):
