@@ -37,7 +37,7 @@ class Layout:
         self.scout_base = SHOW_BASE + self.show_count
         self.sns_base = self.scout_base + 4 * (width + 1)
         self.sns_stride = self.show_count + 1  # the extra slot is "show none", seed 002's fallback
-        self.shows: list[int] = list(range(SHOW_BASE, self.scout_base))
+        self.shows: list[Any] = list(range(SHOW_BASE, self.scout_base))  # Any: mypyc appends the objects, unconverted
         # scouts[2 * hand size + ends - 1]: every scout into a hand of that size, from one end or both
         self.scouts: list[list[int]] = []
         for size in range(width + 1):
@@ -97,7 +97,7 @@ def active_set_key(cards: list[int]) -> int:
     return run_key(len(cards), min(first, cards[-1] >> SHIFT))
 
 
-def append_shows(tops: list[int], beat_key: int, base: int, width: int, out: list[int]) -> None:
+def append_shows(tops: list[int], beat_key: int, base: int, width: int, out: list[Any]) -> None:
     """Append the code of every show in `tops` stronger than `beat_key`.
 
     A show from position i with n cards has code base + i*width + (n - 1).
@@ -105,12 +105,12 @@ def append_shows(tops: list[int], beat_key: int, base: int, width: int, out: lis
     _sweep(tops, beat_key, base, width, out, None)
 
 
-def append_plain_shows(tops: list[int], beat_key: int, layout: Layout, out: list[int]) -> None:
+def append_plain_shows(tops: list[int], beat_key: int, layout: Layout, out: list[Any]) -> None:
     """`append_shows` for a plain Show, with the codes from the layout's table."""
     _sweep(tops, beat_key, 0, layout.width, out, layout.shows)
 
 
-def _sweep(tops: list[int], beat_key: int, base: int, width: int, out: list[int], table: list[int] | None) -> None:
+def _sweep(tops: list[int], beat_key: int, base: int, width: int, out: list[Any], table: list[Any] | None) -> None:
     # One sweep per start position: a set or run can only grow while the next card keeps its step.
     # Each show found is relative code `rel`; the table, when given, holds base + rel ready made.
     n = len(tops)
