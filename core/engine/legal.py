@@ -48,9 +48,9 @@ class Layout:
                     codes.extend(range(first, first + size + 1))
                 self.scouts.append(codes)
         # The Scout & Show codes of hands of up to `sns_cap` cards, made when a hand first needs them:
-        # code sns_base + (side * (width + 1) + gap) * sns_stride + offset, for every offset that such a
-        # hand can show (start * width + length - 1, at most sns_cap * (width + 1)), sits at index
-        # (side * (sns_cap + 1) + gap) * sns_span + offset. Typed Any so mypyc hands out the objects as they are.
+        # code sns_base + (side * (width + 1) + gap) * sns_stride + start * width + length - 1 sits at
+        # index (side * (sns_cap + 1) + gap) * sns_span + start * (sns_cap + 1) + length - 1, every start
+        # and length up to sns_cap + 1 (small, so that it stays in cache). Typed Any so mypyc hands out the objects.
         self.sns_cap = -1
         self.sns_span = 0
         self.sns_codes: list[Any] = []
@@ -60,12 +60,13 @@ class Layout:
         if hand_size > self.sns_cap:
             cap = max(hand_size, self.sns_cap + 4, 12)
             width, stride = self.width, self.sns_stride
-            span = cap * (width + 1) + 1
+            span = (cap + 1) * (cap + 1)
             codes: list[Any] = []
             for side in range(4):
                 for gap in range(cap + 1):
-                    first = self.sns_base + (side * (width + 1) + gap) * stride
-                    codes.extend(range(first, first + span))
+                    for start in range(cap + 1):
+                        first = self.sns_base + (side * (width + 1) + gap) * stride + start * width
+                        codes.extend(range(first, first + cap + 1))
             self.sns_cap, self.sns_span, self.sns_codes = cap, span, codes
         return self.sns_codes
 
@@ -196,7 +197,7 @@ def append_scout_shows(tops: list[int], active: list[int], fallback: bool, layou
     n = len(tops)
     width, show_count, stride, sns_base = layout.width, layout.show_count, layout.sns_stride, layout.sns_base
     codes = layout.sns_table(n)
-    span, rows = layout.sns_span, layout.sns_cap + 1
+    span, rows = layout.sns_span, layout.sns_cap + 1  # rows: gaps per side, and starts and lengths per gap
     for end in range(1 if len(active) == 1 else 2):
         taken = active[-1] if end else active[0]
         beat = active_set_key(active[:-1] if end else active[1:])
@@ -217,12 +218,13 @@ def append_scout_shows(tops: list[int], active: list[int], fallback: bool, layou
             for rel in own:
                 start = rel // width
                 stop = start + rel % width + 1
+                offset = start * rows + rel % width  # where this show sits in a gap's row of the table
                 # While loops, not range(): mypyc compiles them to C loops, with no range objects.
-                at, last = block + stop * span + rel, block + n * span + rel  # gaps stop..n
+                at, last = block + stop * span + offset, block + n * span + offset  # gaps stop..n
                 while at <= last:
                     out.append(codes[at])
                     at += span
-                at, last = block + rel + width, block + start * span + rel + width  # gaps 0..start
+                at, last = block + offset + rows, block + start * span + offset + rows  # gaps 0..start
                 while at <= last:
                     out.append(codes[at])
                     at += span
@@ -233,9 +235,9 @@ def append_scout_shows(tops: list[int], active: list[int], fallback: bool, layou
                 left = tops[gap - 1] if gap else -2  # -2: no neighbour, nothing within one step
                 right = tops[gap] if gap < n else -2
                 if single:
-                    out.append(codes[base + gap * width])  # the new card alone
+                    out.append(codes[base + gap * rows])  # the new card alone
                 if -1 <= value - left <= 1 or -1 <= value - right <= 1:
-                    append_insertion_shows(tops, value, gap, beat, base, width, out, codes)
+                    append_insertion_shows(tops, value, gap, beat, base, rows, out, codes)  # a row's starts are `rows` apart
                 if fallback and len(out) == before and not kept_at[gap]:
                     out.append(sns_base + (side * (width + 1) + gap) * stride + show_count)
 
