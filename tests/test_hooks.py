@@ -7,6 +7,8 @@ for every hook, as datasette does for its own.
 from __future__ import annotations
 
 import itertools
+import pickle
+from types import MappingProxyType
 
 import pytest
 
@@ -225,3 +227,28 @@ def test_hook_bots_offers_a_bot_by_name_with_options():
             make_bot("first:depth=3", rules, 1)
     with pytest.raises(BotError, match="unknown bot 'first'"):
         make_bot("first", rules, 1)  # gone with its plugin
+
+
+@pytest.mark.parametrize("build", ["installed", "source"])
+def test_hook_game_event_events_are_immutable_and_read_as_kind_round_data(build):
+    from scoutlab.engine import native
+
+    module = native.turns if build == "installed" else native.reference_turns
+    event = module.action_event(2, 1, 300)
+    kind, round_, data = event
+    assert (kind, round_, dict(data), len(event), event[0]) == ("action", 2, {"seat": 1, "code": 300}, 3, "action")
+    assert event == module.Event("action", 2, {"seat": 1, "code": 300}) == ("action", 2, MappingProxyType({"seat": 1, "code": 300}))
+    assert event != module.action_event(2, 1, 301) and hash(event) == hash(module.action_event(2, 1, 300))
+    assert pickle.loads(pickle.dumps(event)) == event
+    assert repr(event) == "Event(kind='action', round=2, data=mappingproxy({'seat': 1, 'code': 300}))"
+    for field in ("kind", "round", "data", "_seat", "_code"):
+        with pytest.raises(AttributeError):
+            setattr(event, field, 0)
+        with pytest.raises(AttributeError):
+            delattr(event, field)
+    with pytest.raises(TypeError):
+        event.data["seat"] = 0  # type: ignore[index]
+    end = module.game_event("round_end", 0, end="the end")
+    assert dict(end.data) == {"end": "the end"} and end.kind == "round_end"
+    with pytest.raises(TypeError):
+        end.data["end"] = None  # type: ignore[index]

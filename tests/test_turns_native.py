@@ -100,3 +100,26 @@ def test_the_loop_is_compiled_where_the_listing_is():
         assert native.turns is native.reference_turns
     else:
         assert native.turns.__file__.endswith((".so", ".pyd")) and native.turns.Table is not native.reference_turns.Table
+
+
+@pytest.mark.parametrize("build", ["installed", "source"])
+def test_the_loops_shuffle_is_random_shuffle_draw_for_draw(build):
+    """Dealing shuffles with turns._shuffle, random.Random.shuffle written out: same order, same rng state after."""
+    module = native.turns if build == "installed" else native.reference_turns
+    for seed in range(300):
+        cards = list(range(seed % 70))
+        ours, theirs = random.Random(seed), random.Random(seed)
+        shuffled = list(cards)
+        module._shuffle(ours, shuffled)
+        theirs.shuffle(cards)
+        assert shuffled == cards and ours.getstate() == theirs.getstate()
+
+
+@pytest.mark.parametrize("build", ["installed", "source"])
+def test_the_membership_test_of_apply_is_in(build):
+    module = native.turns if build == "installed" else native.reference_turns
+    rng = random.Random(5)
+    for size in (0, 1, 7, 300):
+        legal = sorted(rng.sample(range(5000), size))
+        for code in [*legal, -1, 0, 4999, 5000, 2**40, *rng.sample(range(5000), 50)]:
+            assert module._is_listed(legal, code) == (code in legal)

@@ -1,30 +1,20 @@
 """Game events as observers (the scoutlab_game_event hook) receive them.
 
-Events are immutable, their data a read-only mapping, so the event of an action that
-recurs (the same round, seat and action code) is made once and handed out again: an
-observer runs after every action, and making the event was most of what it cost.
+The class and its makers live in the loop that makes them (turns.py, compiled with it
+where it is compiled); this module names the build that runs (native.py), so that
+`isinstance(event, Event)` holds for the events observers are handed.
+Events are immutable; `event.data` is a read-only mapping.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from functools import lru_cache
-from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING
 
+from scoutlab.engine.native import turns
 
-class Event(NamedTuple):
-    kind: str  # "action" (seat, code), "round_end" (end), or "game_end"
-    round: int
-    data: Mapping[str, Any]  # read-only
+if TYPE_CHECKING:
+    from scoutlab.engine.turns import Event, action_event, game_event
+else:
+    Event, action_event, game_event = turns.Event, turns.action_event, turns.game_event
 
-
-@lru_cache(maxsize=4096)  # about a megabyte; the common actions of every round and seat fit
-def action_event(round: int, seat: int, code: int) -> Event:
-    """The event of one action: seat `seat` played action `code` in round `round` (0-based)."""
-    return Event("action", round, MappingProxyType({"seat": seat, "code": code}))
-
-
-def game_event(kind: str, round: int, **data: Any) -> Event:
-    """Any other event, with its data read-only like an action's."""
-    return Event(kind, round, MappingProxyType(data))
+__all__ = ["Event", "action_event", "game_event"]

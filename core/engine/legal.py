@@ -14,7 +14,7 @@ Equal keys are equal strength, which never beats.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 SHIFT: Final = 5  # a card is top << 5 | bottom (cards.SHIFT; tests check they agree)
 MASK: Final = 31  # the bottom number's bits (cards.MASK)
@@ -27,7 +27,8 @@ class Layout:
     """The action codes for hands of at most `width` cards (the layout of actions.Codec), as tables.
 
     An int above 256 is a new object each time it is computed, so the codes listed most
-    often, the scouts and the plain shows, are made once here and handed out again.
+    often, the scouts and the plain shows, are made once here and handed out again, and so
+    are the Scout & Show codes of hands up to the largest seen so far (`sns_codes`).
     """
 
     def __init__(self, width: int) -> None:
@@ -36,7 +37,7 @@ class Layout:
         self.scout_base = SHOW_BASE + self.show_count
         self.sns_base = self.scout_base + 4 * (width + 1)
         self.sns_stride = self.show_count + 1  # the extra slot is "show none", seed 002's fallback
-        self.shows: list[int] = list(range(SHOW_BASE, self.scout_base))
+        self.shows: list[Any] = list(range(SHOW_BASE, self.scout_base))  # Any: mypyc appends the objects, unconverted
         # scouts[2 * hand size + ends - 1]: every scout into a hand of that size, from one end or both
         self.scouts: list[list[int]] = []
         for size in range(width + 1):
@@ -46,6 +47,28 @@ class Layout:
                     first = self.scout_base + side * (width + 1)
                     codes.extend(range(first, first + size + 1))
                 self.scouts.append(codes)
+        # The Scout & Show codes of hands of up to `sns_cap` cards, made when a hand first needs them:
+        # code sns_base + (side * (width + 1) + gap) * sns_stride + start * width + length - 1 sits at
+        # index (side * (sns_cap + 1) + gap) * sns_span + start * (sns_cap + 1) + length - 1, every start
+        # and length up to sns_cap + 1 (small, so that it stays in cache). Typed Any so mypyc hands out the objects.
+        self.sns_cap = -1
+        self.sns_span = 0
+        self.sns_codes: list[Any] = []
+
+    def sns_table(self, hand_size: int) -> list[Any]:
+        """`sns_codes`, made for hands of `hand_size` cards if it does not reach that far yet."""
+        if hand_size > self.sns_cap:
+            cap = max(hand_size, self.sns_cap + 4, 12)
+            width, stride = self.width, self.sns_stride
+            span = (cap + 1) * (cap + 1)
+            codes: list[Any] = []
+            for side in range(4):
+                for gap in range(cap + 1):
+                    for start in range(cap + 1):
+                        first = self.sns_base + (side * (width + 1) + gap) * stride + start * width
+                        codes.extend(range(first, first + cap + 1))
+            self.sns_cap, self.sns_span, self.sns_codes = cap, span, codes
+        return self.sns_codes
 
     def __reduce__(self) -> tuple[type, tuple[int]]:
         """Copied and pickled as its width (a game state holds one; a compiled class has no __dict__ to copy)."""
@@ -75,7 +98,7 @@ def active_set_key(cards: list[int]) -> int:
     return run_key(len(cards), min(first, cards[-1] >> SHIFT))
 
 
-def append_shows(tops: list[int], beat_key: int, base: int, width: int, out: list[int]) -> None:
+def append_shows(tops: list[int], beat_key: int, base: int, width: int, out: list[Any]) -> None:
     """Append the code of every show in `tops` stronger than `beat_key`.
 
     A show from position i with n cards has code base + i*width + (n - 1).
@@ -83,12 +106,12 @@ def append_shows(tops: list[int], beat_key: int, base: int, width: int, out: lis
     _sweep(tops, beat_key, base, width, out, None)
 
 
-def append_plain_shows(tops: list[int], beat_key: int, layout: Layout, out: list[int]) -> None:
+def append_plain_shows(tops: list[int], beat_key: int, layout: Layout, out: list[Any]) -> None:
     """`append_shows` for a plain Show, with the codes from the layout's table."""
     _sweep(tops, beat_key, 0, layout.width, out, layout.shows)
 
 
-def _sweep(tops: list[int], beat_key: int, base: int, width: int, out: list[int], table: list[int] | None) -> None:
+def _sweep(tops: list[int], beat_key: int, base: int, width: int, out: list[Any], table: list[Any] | None) -> None:
     # One sweep per start position: a set or run can only grow while the next card keeps its step.
     # Each show found is relative code `rel`; the table, when given, holds base + rel ready made.
     n = len(tops)
@@ -120,13 +143,15 @@ def _sweep(tops: list[int], beat_key: int, base: int, width: int, out: list[int]
 
 
 def append_insertion_shows(
-    tops: list[int], value: int, gap: int, beat_key: int, base: int, width: int, out: list[int]
+    tops: list[int], value: int, gap: int, beat_key: int, base: int, width: int, out: list[Any],
+    table: list[Any] | None = None,
 ) -> None:
     """Append the shows of two or more cards that include a card of `value` inserted at `gap`.
 
     Shows that avoid the new card are the hand's own shows, found once per scout by the
     caller, and so is the new card alone; only the sets and runs through it are new.
     Codes count positions in the hand after the insertion, where the new card sits at `gap`.
+    With a `table`, `base` is an index into it and the code appended is the table's entry.
     """
     n = len(tops)
     # A step (0: set, +1/-1: run left to right) extends only if a neighbour continues it.
@@ -152,7 +177,8 @@ def append_insertion_shows(
                     lowest = value - a if step == 1 else value - b
                     key = ((count << 1) << SHIFT) + lowest
                 if key > beat_key:
-                    out.append(base + (gap - a) * width + count - 1)
+                    at = base + (gap - a) * width + count - 1
+                    out.append(table[at] if table is not None else at)
 
 
 def append_scouts(hand_size: int, active_size: int, layout: Layout, out: list[int]) -> None:
@@ -160,15 +186,18 @@ def append_scouts(hand_size: int, active_size: int, layout: Layout, out: list[in
     out.extend(layout.scouts[2 * hand_size + (1 if active_size == 1 else 2) - 1])
 
 
-def append_scout_shows(tops: list[int], active: list[int], fallback: bool, layout: Layout, out: list[int]) -> None:
+def append_scout_shows(tops: list[int], active: list[int], fallback: bool, layout: Layout, out: list[Any]) -> None:
     """Scout & Show: every scout, then every show of the new hand that beats what is left.
 
     The hand's own shows survive an insertion left or right of them (shifted past it), so
-    across the gaps each one's codes form an arithmetic progression: range() makes them.
-    Only the new card alone and the shows through it are found gap by gap.
+    across the gaps each one's codes form an arithmetic progression. Only the new card
+    alone and the shows through it are found gap by gap. The codes are the layout's
+    ready-made ints (`Layout.sns_table`), walked by index: index and code move together.
     """
     n = len(tops)
     width, show_count, stride, sns_base = layout.width, layout.show_count, layout.sns_stride, layout.sns_base
+    codes = layout.sns_table(n)
+    span, rows = layout.sns_span, layout.sns_cap + 1  # rows: gaps per side, and starts and lengths per gap
     for end in range(1 if len(active) == 1 else 2):
         taken = active[-1] if end else active[0]
         beat = active_set_key(active[:-1] if end else active[1:])
@@ -184,31 +213,33 @@ def append_scout_shows(tops: list[int], active: list[int], fallback: bool, layou
                         kept_at[gap] += 1
         for flip in range(2):
             value = (taken & MASK) if flip else (taken >> SHIFT)
-            block = sns_base + (end * 2 + flip) * (width + 1) * stride
+            side = end * 2 + flip
+            block = side * rows * span  # the index of this side's gap 0, offset 0
             for rel in own:
                 start = rel // width
                 stop = start + rel % width + 1
+                offset = start * rows + rel % width  # where this show sits in a gap's row of the table
                 # While loops, not range(): mypyc compiles them to C loops, with no range objects.
-                code, last = block + stop * stride + rel, block + n * stride + rel  # gaps stop..n
-                while code <= last:
-                    out.append(code)
-                    code += stride
-                code, last = block + rel + width, block + start * stride + rel + width  # gaps 0..start
-                while code <= last:
-                    out.append(code)
-                    code += stride
+                at, last = block + stop * span + offset, block + n * span + offset  # gaps stop..n
+                while at <= last:
+                    out.append(codes[at])
+                    at += span
+                at, last = block + offset + rows, block + start * span + offset + rows  # gaps 0..start
+                while at <= last:
+                    out.append(codes[at])
+                    at += span
             single = SINGLE_KEY + value > beat
             for gap in range(n + 1):
-                base = block + gap * stride
+                base = block + gap * span
                 before = len(out)
                 left = tops[gap - 1] if gap else -2  # -2: no neighbour, nothing within one step
                 right = tops[gap] if gap < n else -2
                 if single:
-                    out.append(base + gap * width)  # the new card alone
+                    out.append(codes[base + gap * rows])  # the new card alone
                 if -1 <= value - left <= 1 or -1 <= value - right <= 1:
-                    append_insertion_shows(tops, value, gap, beat, base, width, out)
+                    append_insertion_shows(tops, value, gap, beat, base, rows, out, codes)  # a row's starts are `rows` apart
                 if fallback and len(out) == before and not kept_at[gap]:
-                    out.append(base + show_count)
+                    out.append(sns_base + (side * (width + 1) + gap) * stride + show_count)
 
 
 def play_codes(

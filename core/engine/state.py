@@ -261,10 +261,6 @@ class GameState(Table):
         showed = kind == "show" or (kind == "scout_and_show" and self.last_kind == "scout_and_show")
         return Move(seat, kind, action, tuple(self.active) if showed else (), None if kind == "show" else self.last_scouted)
 
-    @property
-    def is_over(self) -> bool:
-        return self.phase == OVER
-
     def winners(self) -> list[int]:
         """Every seat with the highest total: ties share the victory."""
         best = max(self.totals)

@@ -15,13 +15,15 @@ that GameState overrides, and only when the compiled rules say a plugin is there
 
 from __future__ import annotations
 
+import random
+from collections.abc import Iterator, Mapping
+from types import MappingProxyType
 from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
 from scoutlab.base.errors import IllegalAction
 from scoutlab.base.values import RoundEnd
-from scoutlab.engine.events import action_event, game_event
 from scoutlab.engine.legal import MASK, SHIFT, SHOW_BASE, Layout, active_set_key, play_codes
 
 FLIPPING: Final = "flip"
@@ -51,6 +53,89 @@ FIELDS: Final = (
     "round_start", "captured", "chips_received", "chips_held", "chips_paid", "scout_show_chips",
     "turn", "starting_seat", "to_act", "flips_left", "phase", "_legal", "_replayable",
 )
+
+
+class Event:
+    """One game event as observers (the scoutlab_game_event hook) receive it: `kind`, `round`, `data`.
+
+    `kind` is "action" (data: seat, code), "round_end" (end) or "game_end"; `round` is
+    0-based; `data` is a read-only mapping. Immutable: compiled, its fields cannot be set.
+    It is made after every action an observer sees, so an action's event holds only its
+    ints and makes its `data` when asked (a new read-only mapping each time, always equal).
+    It behaves as the tuple (kind, round, data) it used to be: unpacking, indexing, equality.
+    """
+
+    __slots__ = ("_code", "_data", "_seat", "kind", "round")
+
+    def __init__(self, kind: str, round: int, data: Mapping[str, Any] | None = None, seat: int = -1, code: int = -1) -> None:
+        self.kind: Final = kind
+        self.round: Final = round
+        self._data: Final = data  # None for an action's event: made from seat and code when asked
+        self._seat: Final = seat
+        self._code: Final = code
+
+    @property
+    def data(self) -> Mapping[str, Any]:
+        data = self._data
+        if data is None:
+            return MappingProxyType({"seat": self._seat, "code": self._code})
+        return data
+
+    def _tuple(self) -> tuple[str, int, Mapping[str, Any]]:
+        return (self.kind, self.round, self.data)
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._tuple())
+
+    def __len__(self) -> int:
+        return 3
+
+    def __getitem__(self, index: int) -> Any:
+        return self._tuple()[index]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Event):
+            return self.kind == other.kind and self.round == other.round and dict(self.data) == dict(other.data)
+        if isinstance(other, tuple):
+            return self._tuple() == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.round, tuple(self.data.items())))
+
+    def __repr__(self) -> str:
+        return f"Event(kind={self.kind!r}, round={self.round!r}, data={self.data!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        if self._data is None:
+            return (action_event, (self.round, self._seat, self._code))
+        return (Event, (self.kind, self.round, self._data))
+
+
+def _set_once(event: Any, name: str, value: Any) -> None:
+    """The pure-Python build's guard of an event's fields, which mypyc makes read-only in the compiled one."""
+    if hasattr(event, name):
+        raise AttributeError(f"attribute {name!r} of 'Event' objects is not writable")
+    object.__setattr__(event, name, value)  # __init__, once per field
+
+
+def _never_deleted(event: Any, name: str) -> None:
+    raise AttributeError(f"attribute {name!r} of 'Event' objects is not writable")
+
+
+if not hasattr(Event, "__mypyc_attrs__"):  # the source, run as Python
+    setattr(Event, "__setattr__", _set_once)  # noqa: B010 (not a method mypy should see)
+    setattr(Event, "__delattr__", _never_deleted)  # noqa: B010
+
+
+def action_event(round: int, seat: int, code: int) -> Event:
+    """The event of one action: seat `seat` played action `code` in round `round` (0-based)."""
+    return Event("action", round, None, seat, code)
+
+
+def game_event(kind: str, round: int, **data: Any) -> Event:
+    """Any other event, with its data read-only like an action's."""
+    return Event(kind, round, MappingProxyType(data))
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -170,12 +255,16 @@ class Table:
         legal = self._legal
         if legal is None:
             legal = _listing(self)
-        if code not in legal:
+        if not _is_listed(legal, code):
             raise IllegalAction(self.explain(code))
         if self.guarded:
             _guarded_play(self, code, legal)
         else:
             _play(self, code)
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
 
     # -- what GameState says and does where plugins or words come in (overridden there) ---------
 
@@ -209,12 +298,46 @@ class Table:
         raise NotImplementedError
 
 
+# Whether this module runs compiled (mypyc gives its classes __mypyc_attrs__), for what is written differently for each.
+COMPILED: Final = hasattr(Table, "__mypyc_attrs__")
+
+
 # -- the loop: module functions, so that compiled calls go straight to C, never through a subclass --
+
+
+def _is_listed(legal: list[int], code: int) -> bool:
+    """`code in legal`. Compiled, a loop over the list's ints, a few times cheaper than `in`,
+    which compares Python objects one by one; a list of Scout & Show codes runs to hundreds."""
+    if not COMPILED:
+        return code in legal
+    for listed in legal:  # noqa: SIM110 (a loop mypyc compiles to C; any() would make a generator)
+        if listed == code:
+            return True
+    return False
+
+
+def _shuffle(rng: Any, cards: list[int]) -> None:
+    """`rng.shuffle(cards)`. For a plain random.Random the same steps as its shuffle, compiled: the
+    same draws of getrandbits in the same order, so the same deal for a seed, for less than half
+    the cost of the interpreted one (dealing is much of a short game)."""
+    if type(rng) is not random.Random:  # a subclass may draw otherwise
+        rng.shuffle(cards)
+        return
+    getrandbits = rng.getrandbits
+    i = len(cards) - 1
+    while i > 0:  # random.Random.shuffle: for i in reversed(range(1, n)), j = _randbelow(i + 1)
+        n = i + 1
+        k = n.bit_length()
+        j: int = getrandbits(k)  # random.Random._randbelow_with_getrandbits
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+        i -= 1
 
 
 def _shuffled(t: Table, cards: list[int]) -> list[int]:
     cards = list(cards)
-    t.rng.shuffle(cards)
+    _shuffle(t.rng, cards)
     if t.rules.random_orientation:
         bits: int = t.rng.getrandbits(len(cards))
         for i in range(len(cards)):
