@@ -1,9 +1,10 @@
-"""Build step: compile the engine's hot loop, `core/engine/legal.py` and `turns.py`, with mypyc when it can.
+"""Build step: compile the hot loops, `core/engine/legal.py`, `turns.py` and `core/bots/weighing.py`, with mypyc when it can.
 
-All the metadata is in pyproject.toml; this file only adds the optional compiled module.
+All the metadata is in pyproject.toml; this file only adds the optional compiled modules.
 Copies of legal.py and turns.py are compiled as `scoutlab.engine._legal_native` and
-`_turns_native`, each stamped with the SHA-256 of its source so that
-`scoutlab.engine.native` can tell whether it still matches. Without a C compiler, or
+`_turns_native`, and of the skilled bot's move scoring as `scoutlab.bots._weighing_native`,
+each stamped with the SHA-256 of its source so that `scoutlab.engine.native` can tell
+whether it still matches. Without a C compiler, or
 with SCOUTLAB_PURE=1 set, the package installs as pure Python and plays the same rules
 more slowly.
 """
@@ -19,9 +20,11 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
 HERE = pathlib.Path(__file__).resolve().parent
-STAGE = HERE / "build" / "mypyc-src" / "scoutlab" / "engine"
-# (source in core/engine, compiled module): the legal-action listing, and the loop that deals, applies and scores.
-MODULES = [("legal.py", "_legal_native"), ("turns.py", "_turns_native")]
+STAGE = HERE / "build" / "mypyc-src" / "scoutlab"
+# (folder of core/, source, compiled module): the legal-action listing, the loop that deals, applies and
+# scores, and the skilled bot's move scoring (the search bot's rollouts).
+MODULES = [("engine", "legal.py", "_legal_native"), ("engine", "turns.py", "_turns_native"),
+           ("bots", "weighing.py", "_weighing_native")]
 
 
 def _skip(reason: str) -> None:
@@ -37,17 +40,17 @@ def compiled_extensions() -> list:
     except ImportError:
         _skip("mypyc is not installed")
         return []
-    STAGE.mkdir(parents=True, exist_ok=True)
-    for package in (STAGE.parent, STAGE):  # so mypyc names the copies scoutlab.engine._legal_native, ...
-        (package / "__init__.py").write_text("")
     staged = []
-    for source_name, native_name in MODULES:
-        source = (HERE / "core" / "engine" / source_name).read_bytes()
-        # The loop calls the compiled listing directly (one C call), not the source it imports.
+    for folder, source_name, native_name in MODULES:
+        for package in (STAGE, STAGE / folder):  # so mypyc names the copies scoutlab.engine._legal_native, ...
+            package.mkdir(parents=True, exist_ok=True)
+            (package / "__init__.py").write_text("")
+        source = (HERE / "core" / folder / source_name).read_bytes()
+        # The loop and the scoring call the compiled listing directly (one C call), not the source they import.
         text = source.replace(b"from scoutlab.engine.legal import", b"from scoutlab.engine._legal_native import")
-        stamp = f'\nSOURCE_SHA256: Final = "{hashlib.sha256(source).hexdigest()}"\n'
-        (STAGE / f"{native_name}.py").write_bytes(text + stamp.encode())
-        staged.append(str(STAGE / f"{native_name}.py"))
+        stamp = f'\nSOURCE_SHA256: str = "{hashlib.sha256(source).hexdigest()}"\n'
+        (STAGE / folder / f"{native_name}.py").write_bytes(text + stamp.encode())
+        staged.append(str(STAGE / folder / f"{native_name}.py"))
     try:
         # No config file: pyproject.toml's mypy settings are for type-checking the package, and mypy 2.4
         # reports their unused sections as an error that stops the build.

@@ -26,7 +26,10 @@ BUILD = """
 import sys
 from setuptools import setup
 from mypyc.build import mypycify
-setup(name=sys.argv[1], ext_modules=mypycify([sys.argv[1] + ".py"], opt_level="3"),
+# As setup.py builds: no config file (the project's would be found above the cache), and what the module
+# imports from scoutlab runs as Python.
+setup(name=sys.argv[1], ext_modules=mypycify(["--config-file=", "--ignore-missing-imports", sys.argv[1] + ".py"],
+                                             opt_level="3"),
       script_args=["build_ext", "--inplace", "--quiet"])
 """
 
@@ -63,7 +66,7 @@ def compiled_copy(package: str, stem: str, cache: Path) -> ModuleType:
     if not built.exists():
         shutil.rmtree(where, ignore_errors=True)
         where.mkdir(parents=True)
-        stamp = f'\nSOURCE_SHA256: Final = "{digest}"\n'
+        stamp = f'\nSOURCE_SHA256: str = "{digest}"\n'
         (where / f"{name}.py").write_bytes(source + stamp.encode())
         env = {**os.environ, "MYPY_CACHE_DIR": str(where / ".mypy_cache")}
         done = subprocess.run(

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from scoutlab.bots import make_bot, skilled
-from scoutlab.bots.skilled import SkilledBot
+from scoutlab.bots.skilled import SkilledBot, weighing
 from scoutlab.engine.actions import KEEP
 from scoutlab.engine.cards import parse_hand
 from scoutlab.rules import load_rules
@@ -67,14 +67,15 @@ def test_the_one_pass_structure_matches_the_rules_own_shows(official):
         numbers = [rng.randint(1, 10) for _ in range(rng.randint(0, 14))]
         if rng.random() < 0.4:
             numbers.sort(reverse=rng.random() < 0.5)
-        assert bot._builtin_structure(numbers) == pytest.approx(bot._general_structure(numbers))
+        assert weighing.builtin_structure(numbers, bot.weights.set_bonus) == pytest.approx(bot._general_structure(numbers))
 
 
 def test_under_plugins_the_hand_is_read_by_the_rules():
     # under the wrap-around plugin 9-10-1 is a run: the bot must read it through the rules
     bot = SkilledBot(load_rules("house-wrap"), random.Random(0), {})
-    assert not bot.prune
-    assert bot.structure([9, 10, 1]) == bot._general_structure([9, 10, 1]) > bot._builtin_structure([9, 10, 1])
+    assert not bot.weigher.builtin and not bot.weigher.prune
+    builtin = weighing.builtin_structure([9, 10, 1], bot.weights.set_bonus)
+    assert bot.weigher.structure(bot.weights, [9, 10, 1]) == bot._general_structure([9, 10, 1]) > builtin
 
 
 def test_weighing_only_some_gaps_loses_no_scout_value(official):
@@ -82,7 +83,7 @@ def test_weighing_only_some_gaps_loses_no_scout_value(official):
     rng = random.Random(3)
     bot = SkilledBot(official, rng, {})
     everywhere = SkilledBot(official, rng, {})
-    everywhere.prune = False
+    everywhere.weigher.prune = False
     for seed in range(60):
         state = official.new_game(4, seed)
         while state.phase == "flip":
@@ -95,11 +96,17 @@ def test_weighing_only_some_gaps_loses_no_scout_value(official):
             continue
         view = state.view(state.to_act)
         tops = [c >> 5 for c in view.hand]
-        value = bot.valuer(view)
-        pruned = max(value(hand) for _, hand in bot.scouts(tops, view.active))
-        full = max(value(hand) for _, hand in everywhere.scouts(tops, view.active))
-        assert pruned == pytest.approx(full)
-        assert len(bot.scouts(tops, view.active)) <= len(everywhere.scouts(tops, view.active))
+        pruned, full = scouts(bot, tops, list(view.active)), scouts(everywhere, tops, list(view.active))
+        assert max(pruned) == pytest.approx(max(full))
+        assert len(pruned) <= len(full)
+
+
+def scouts(bot, tops, active):
+    """The values of the scouts the bot weighs in this hand."""
+    values, codes = [], []
+    bot.weigher._read(tops)  # the hand's tables, which weigh() fills before it weighs the scouts
+    bot.weigher._scouts(bot.weights, tops, active, 1.0, values, codes)
+    return values
 
 
 def test_it_empties_its_hand_when_it_can(official):

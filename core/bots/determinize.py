@@ -11,7 +11,6 @@ and builds an engine GameState for the sample, so bots can search with the real 
 
 from __future__ import annotations
 
-import copy
 import random
 from typing import TYPE_CHECKING
 
@@ -133,7 +132,7 @@ class Sampler:
                         c = flipped(c)  # dealt lower number on top, then the whole hand was flipped
                 dealt.append(c)
             hands.append(dealt)
-        state = copy_state(self.template)
+        state = self.template.clone()
         state.hands = hands
         # captured piles only count for the rules; fill them with leftover cards so plugins see real cards
         rest = pool + self.captured
@@ -191,20 +190,3 @@ def _last_kind(state: GameState, code: int) -> str:
     if isinstance(action, ScoutShow) and action.show is None:
         return "scout"  # seed 002's fallback ends the turn as a plain scout
     return kind
-
-
-def copy_state(state: GameState) -> GameState:
-    """An independent copy of a sampled state, for trying an action on it (cheaper than sampling again)."""
-    twin = copy.copy(state)
-    twin.hands = [list(h) for h in state.hands]
-    twin.active = list(state.active)
-    twin.captured = [list(c) for c in state.captured]
-    twin.chips_received = list(state.chips_received)
-    twin.chips_held = list(state.chips_held)
-    twin.scout_show_chips = list(state.scout_show_chips)
-    twin.totals = list(state.totals)
-    twin.round_ends = list(state.round_ends)
-    twin.history = list(state.history)
-    twin.deals = list(state.deals)
-    twin.set_aside = list(state.set_aside)
-    return twin

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from scoutlab.bots.cycles import Positions
-from scoutlab.bots.determinize import Knowledge, copy_state, sample_state
+from scoutlab.bots.determinize import Knowledge, sample_state
 from scoutlab.bots.hand import HandReader, flip_hand, tops
 from scoutlab.bots.options import bot_options, positive
 from scoutlab.engine.actions import FLIP, KEEP, Scout, ScoutShow, Show
@@ -132,7 +132,7 @@ class HeuristicBot:
     def value(self, view: View, sample: GameState, move: Move, lookahead: bool) -> float:
         """The move's worth in points relative to the other seats (see the module docstring)."""
         me = view.seat
-        after = copy_state(sample)
+        after = sample.clone()
         after.apply(move.code)
         if len(after.round_ends) > len(view.round_ends):
             return self.margin(view, list(after.round_ends[-1].scores))

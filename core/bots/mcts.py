@@ -22,9 +22,9 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from scoutlab.bots.cycles import Positions
-from scoutlab.bots.determinize import Knowledge, Sampler, copy_state
+from scoutlab.bots.determinize import Knowledge, Sampler
 from scoutlab.bots.options import bot_options, positive
-from scoutlab.bots.skilled import SeatView, SkilledBot, best_code
+from scoutlab.bots.skilled import SkilledBot
 from scoutlab.engine.cards import SHIFT
 
 if TYPE_CHECKING:
@@ -94,7 +94,7 @@ class MctsBot:
                     break
                 deal = sampler.sample(self.rng)
                 for code in alive:
-                    totals[code] += self.rollout(copy_state(deal), code, view.seat)
+                    totals[code] += self.rollout(deal.clone(), code, view.seat)
                 self.iterations_done += len(alive)
             budget -= deals * len(alive)
             halvings = max(1, halvings - 1)
@@ -110,7 +110,7 @@ class MctsBot:
         policy = self.policy
         moves = self.options["depth"] or -1  # -1 never counts down to 0: play to the round's end
         while moves and len(state.round_ends) == rounds_before:
-            state.apply(best_code(policy.moves(SeatView(state))))
+            state.apply(policy.best_in(state))
             moves -= 1
         if len(state.round_ends) > rounds_before:
             return self.reward(state, list(state.round_ends[-1].scores), seat, round_over=True)

@@ -5,7 +5,8 @@ applying actions, round ends and scoring) into `scoutlab.engine._legal_native` a
 `scoutlab.engine._turns_native`, each stamped with the SHA-256 of the source it was built
 from. A stamp that no longer matches its source (an editable install whose source was
 edited since) makes both fall back to the source, with a warning, so an edit always
-takes effect. SCOUTLAB_PURE=1 forces the source, for debugging.
+takes effect. SCOUTLAB_PURE=1 forces the source, for debugging. `pick` makes the same
+choice for any compiled module (the skilled bot's scoring, bots/weighing.py, uses it too).
 """
 
 from __future__ import annotations
@@ -23,23 +24,31 @@ from scoutlab.engine import turns as reference_turns
 SOURCES = {"_legal_native": "legal.py", "_turns_native": "turns.py"}
 
 
+def pick(package: str, native_name: str, source_name: str) -> tuple[ModuleType | None, str]:
+    """The compiled build of `package.source_name` and how it was chosen; None where the source must run."""
+    if os.environ.get("SCOUTLAB_PURE"):
+        return None, "pure Python (SCOUTLAB_PURE is set)"
+    try:
+        compiled = importlib.import_module(f"{package}.{native_name}")
+    except ImportError:
+        return None, "pure Python (not compiled)"
+    source = resources.files(package).joinpath(source_name).read_bytes()
+    if hashlib.sha256(source).hexdigest() != compiled.SOURCE_SHA256:
+        warnings.warn(
+            f"scoutlab: the compiled {source_name} is older than its source, so the source runs (slower); "
+            "rebuild with ./setup.sh or pip install -e .",
+            stacklevel=3,
+        )
+        return None, "pure Python (the compiled module is out of date)"
+    return compiled, "compiled with mypyc"
+
+
 def _choose() -> tuple[ModuleType, str]:
     """The legal-action module to run and how it was built; the loop module follows it (`_loop`)."""
-    if os.environ.get("SCOUTLAB_PURE"):
-        return reference, "pure Python (SCOUTLAB_PURE is set)"
     for name, source_name in SOURCES.items():
-        try:
-            compiled = importlib.import_module(f"{__package__}.{name}")
-        except ImportError:
-            return reference, "pure Python (not compiled)"
-        source = resources.files(__package__).joinpath(source_name).read_bytes()
-        if hashlib.sha256(source).hexdigest() != compiled.SOURCE_SHA256:
-            warnings.warn(
-                f"scoutlab: the compiled {source_name} is older than its source, so the source runs (slower); "
-                "rebuild with ./setup.sh or pip install -e .",
-                stacklevel=2,
-            )
-            return reference, "pure Python (the compiled module is out of date)"
+        compiled, build = pick(__package__, name, source_name)
+        if compiled is None:
+            return reference, build
     return importlib.import_module(f"{__package__}._legal_native"), "compiled with mypyc"
 
 
@@ -51,4 +60,4 @@ def _loop(chosen: ModuleType) -> ModuleType:
 legal, BUILD = _choose()
 turns = _loop(legal)
 
-__all__ = ["BUILD", "legal", "reference", "reference_turns", "turns"]
+__all__ = ["BUILD", "legal", "pick", "reference", "reference_turns", "turns"]

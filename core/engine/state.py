@@ -156,6 +156,13 @@ class GameState(Table):
             del saved[key][length:]
         self._become(saved)
 
+    def clone(self) -> GameState:
+        """A copy to play on: every list that play changes is its own, the rest (rules, random stream) shared."""
+        twin = type(self).__new__(type(self))
+        twin.__dict__.update(vars(self))
+        self.copy_into(twin)
+        return twin
+
     def fields(self) -> dict[str, Any]:
         """Every field of this state by name: the compiled table's (which live outside `vars`) and the rest."""
         out = {name: getattr(self, name) for name in FIELDS if hasattr(self, name)}

@@ -1,0 +1,337 @@
+"""Weighing moves as the skilled bot does: plain functions of ints and floats, compiled with mypyc.
+
+The skilled bot (skilled.py) scores every candidate move by what it does now and by the
+hand it leaves; this module is that scoring, written so that mypyc can compile it:
+setup.py builds a copy as `scoutlab.bots._weighing_native` beside the engine's loop, and
+`scoutlab.bots.native` picks it while its source stamp matches, else this source, which
+is the reference (tests/test_weighing_native.py compares the two). The search bot's
+rollouts play thousands of skilled moves a decision, so this is its hot loop too.
+
+Under the built-in shows every question about a show is an integer key from the engine's
+listing (`legal.append_shows`, `legal.active_set_key`), called directly; where a plugin
+changes what a show is, the rules object's own `append_shows` and `strength` are called
+and the skilled bot's cached reading of a hand (`read`) is used instead.
+
+Both builds do the same float arithmetic in the same order, so a move's value is the same
+float in each and ties break the same way (the lower code).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scoutlab.engine.legal import MASK, SHIFT, SHOW_BASE, active_set_key, append_shows
+
+
+def runs(k: int) -> int:
+    """The lengths of the shows of 2+ adjacent cards inside a run of k cards, summed: sum of (k - j + 1) * j, j >= 2."""
+    return k * (k + 1) * (k + 2) // 6 - k
+
+
+def _grown(k: int) -> int:
+    """runs(k) - runs(k - 1): what a run gains when it grows to k cards (k >= 1)."""
+    return k * (k + 1) // 2 - 1
+
+
+class Weights:
+    """One family's weights (skilled_weights.json, and a user's options) as floats, ready for the loop."""
+
+    def __init__(self, weights: dict[str, Any]) -> None:
+        self.structure = float(weights["structure"])
+        self.set_bonus = float(weights["set_bonus"])
+        self.card = float(weights["card"])
+        self.urgency = float(weights["urgency"])
+        self.capture = float(weights["capture"])
+        self.scout = float(weights["scout"])
+        self.scout_show = float(weights["scout_show"])
+        self.empty = float(weights["empty"])
+        self.shown = float(weights["shown"])
+        self.sns_scouts = int(weights["sns_scouts"])
+
+    def __reduce__(self) -> tuple[type, tuple[dict[str, Any]]]:
+        """Copied and pickled as its weights (a compiled class has no __dict__ to copy)."""
+        names = ("structure", "set_bonus", "card", "urgency", "capture", "scout", "scout_show", "empty", "shown",
+                 "sns_scouts")
+        return Weights, ({name: getattr(self, name) for name in names},)
+
+
+# A hand's structure under the built-in shows is a sum over its maximal sets and runs (a lone card is
+# both, of length 1, and counts nothing): runs(k) for each, plus the set bonus for each of a set's
+# k(k-1)/2 shows of 2+ cards. So it is two ints, the runs part and the count of set shows, and a
+# float at the end: structure = runs + set_bonus * pairs. Kept as ints, the parts of a hand's
+# prefixes and suffixes add up exactly, which is what lets a move be weighed without laying out the
+# hand it leaves (Weigher._read).
+
+
+def builtin_structure(tops: list[int], set_bonus: float) -> float:
+    """Every show of 2+ adjacent cards under the built-in shows, counting its length, a set `set_bonus` more."""
+    total = pairs = 0
+    same = up = down = 0
+    last = -9
+    for number in tops:
+        step = number - last
+        same = same + 1 if step == 0 else 1
+        up = up + 1 if step == 1 else 1
+        down = down + 1 if step == -1 else 1
+        # each run that grew from k - 1 to k cards now counts runs(k) instead of runs(k - 1)
+        total += _grown(same) + _grown(up) + _grown(down)
+        pairs += same - 1
+        last = number
+    return total + set_bonus * pairs
+
+
+class Weigher:
+    """The skilled bot's move scoring under one rules object's action layout.
+
+    Under the built-in shows, a hand is read once per decision into tables of its prefixes
+    and suffixes (`_read`), and every show or scout is then weighed in a few steps from
+    them. Under plugins the hand a move leaves is laid out and read by the rules.
+    """
+
+    def __init__(self, width: int, scout_base: int, sns_base: int, sns_stride: int, builtin: bool, rules: Any,
+                 read: Any) -> None:
+        self.width = width
+        self.scout_base = scout_base
+        self.sns_base = sns_base
+        self.sns_stride = sns_stride
+        self.builtin = builtin  # the built-in shows: integer keys, no call into Python
+        self.prune = builtin  # weigh a scout only where it can join a neighbour, and at the ends (see _scouts)
+        self.rules = rules  # under plugins: its append_shows and strength
+        self.read = read  # under plugins: tops -> structure, the skilled bot's cached reading
+        # The hand read by _read: for i in 0..n, the structure parts of tops[:i] and of tops[i:]; for each
+        # card, the lengths of the set, rising run and falling run that end at it and that start at it.
+        self.head_runs: list[int] = []
+        self.head_pairs: list[int] = []
+        self.tail_runs: list[int] = []
+        self.tail_pairs: list[int] = []
+        self.end_same: list[int] = []
+        self.end_up: list[int] = []
+        self.end_down: list[int] = []
+        self.start_same: list[int] = []
+        self.start_up: list[int] = []
+        self.start_down: list[int] = []
+
+    def __reduce__(self) -> tuple[type, tuple[int, int, int, int, bool, Any, Any]]:
+        """Copied and pickled as what it was made from: its tables are only scratch space."""
+        return Weigher, (self.width, self.scout_base, self.sns_base, self.sns_stride, self.builtin, self.rules, self.read)
+
+    def structure(self, w: Weights, tops: list[int]) -> float:
+        """Every set or run of 2+ adjacent cards in the hand, counting its length (sets a little more)."""
+        if self.builtin:
+            return builtin_structure(tops, w.set_bonus)
+        return float(self.read(tops))
+
+    def hand_value(self, w: Weights, tops: list[int]) -> float:
+        """Points a hand is worth as it stands: its structure, less its cards."""
+        return w.structure * self.structure(w, tops) - w.card * len(tops)
+
+    # -- reading a hand once, then every move from it (built-in shows) ----------------------------------
+
+    def _read(self, tops: list[int]) -> None:
+        """Fill the tables of this hand's prefixes and suffixes (see __init__)."""
+        n = len(tops)
+        if len(self.head_runs) < n + 1:
+            size = n + 8
+            self.head_runs, self.head_pairs = [0] * size, [0] * size
+            self.tail_runs, self.tail_pairs = [0] * size, [0] * size
+            self.end_same, self.end_up, self.end_down = [0] * size, [0] * size, [0] * size
+            self.start_same, self.start_up, self.start_down = [0] * size, [0] * size, [0] * size
+        total = pairs = 0
+        same = up = down = 0
+        last = -9
+        self.head_runs[0] = self.head_pairs[0] = 0
+        for i in range(n):
+            step = tops[i] - last
+            same = same + 1 if step == 0 else 1
+            up = up + 1 if step == 1 else 1
+            down = down + 1 if step == -1 else 1
+            total += _grown(same) + _grown(up) + _grown(down)
+            pairs += same - 1
+            self.end_same[i], self.end_up[i], self.end_down[i] = same, up, down
+            self.head_runs[i + 1], self.head_pairs[i + 1] = total, pairs
+            last = tops[i]
+        total = pairs = 0
+        same = up = down = 0
+        following = -9
+        self.tail_runs[n] = self.tail_pairs[n] = 0
+        for i in range(n - 1, -1, -1):
+            step = following - tops[i]  # read left to right: the step from this card to the next
+            same = same + 1 if step == 0 else 1
+            up = up + 1 if step == 1 else 1
+            down = down + 1 if step == -1 else 1
+            total += _grown(same) + _grown(up) + _grown(down)
+            pairs += same - 1
+            self.start_same[i], self.start_up[i], self.start_down[i] = same, up, down
+            self.tail_runs[i], self.tail_pairs[i] = total, pairs
+            following = tops[i]
+
+    def _without(self, w: Weights, tops: list[int], start: int, stop: int) -> float:
+        """The structure of the hand read by _read without tops[start:stop]: its two sides, joined."""
+        total = self.head_runs[start] + self.tail_runs[stop]
+        pairs = self.head_pairs[start] + self.tail_pairs[stop]
+        if start > 0 and stop < len(tops):
+            step = tops[stop] - tops[start - 1]
+            if step == 0:
+                a, b = self.end_same[start - 1], self.start_same[stop]
+                total += runs(a + b) - runs(a) - runs(b)
+                pairs += a * b  # (a + b)(a + b - 1)/2 - a(a - 1)/2 - b(b - 1)/2
+            elif step == 1:
+                a, b = self.end_up[start - 1], self.start_up[stop]
+                total += runs(a + b) - runs(a) - runs(b)
+            elif step == -1:
+                a, b = self.end_down[start - 1], self.start_down[stop]
+                total += runs(a + b) - runs(a) - runs(b)
+        return total + w.set_bonus * pairs
+
+    def _with(self, w: Weights, tops: list[int], gap: int, number: int) -> float:
+        """The structure of the hand read by _read with `number` put in at `gap`: it may join either side, or both."""
+        n = len(tops)
+        total = self.head_runs[gap] + self.tail_runs[gap]
+        pairs = self.head_pairs[gap] + self.tail_pairs[gap]
+        left = number - tops[gap - 1] if gap > 0 else 9  # 9: no neighbour, no step
+        right = tops[gap] - number if gap < n else 9
+        a = self.end_same[gap - 1] if left == 0 else 0
+        b = self.start_same[gap] if right == 0 else 0
+        total += runs(a + 1 + b) - runs(a) - runs(b)
+        pairs += a + b + a * b  # (a + 1 + b) choose 2, less a choose 2 and b choose 2
+        a = self.end_up[gap - 1] if left == 1 else 0
+        b = self.start_up[gap] if right == 1 else 0
+        total += runs(a + 1 + b) - runs(a) - runs(b)
+        a = self.end_down[gap - 1] if left == -1 else 0
+        b = self.start_down[gap] if right == -1 else 0
+        total += runs(a + 1 + b) - runs(a) - runs(b)
+        return total + w.set_bonus * pairs
+
+    # -- under plugins: lay out the hand a move leaves and let the rules read it -------------------------
+
+    def _laid_out(self, tops: list[int], cut: int, stop: int, gap: int, number: int) -> float:
+        """The structure, as the rules read it, of `tops` without tops[cut:stop] and with `number` at `gap` (-1: none)."""
+        left = tops[:cut] + tops[stop:] if gap < 0 else tops[:gap] + [number] + tops[gap:]
+        return float(self.read(left))
+
+    def _show_structure(self, w: Weights, tops: list[int], start: int, stop: int) -> float:
+        return self._without(w, tops, start, stop) if self.builtin else self._laid_out(tops, start, stop, -1, 0)
+
+    def weigh(self, w: Weights, legal: list[int], hand: list[int], active: list[int], hand_sizes: list[int],
+              seat: int, values: list[float], codes: list[int]) -> None:
+        """Append (values[i], codes[i]) for every move weighed: the shows, the scouts worth weighing, some Scout & Shows.
+
+        The engine lists shows, then scouts, then Scout & Shows (legal.play_codes).
+        """
+        width, scout_base = self.width, self.scout_base
+        tops = [c >> SHIFT for c in hand]
+        total = 0
+        fewest = -1  # the fewest cards another seat holds: cards cost more as it nears an empty hand
+        for other, size in enumerate(hand_sizes):
+            total += size
+            if other != seat and (fewest < 0 or size < fewest):
+                fewest = size
+        card = w.card + w.urgency / (1 + max(fewest, 0))
+        others = total - len(tops)
+        capture = w.capture * len(active)
+        count = len(legal)
+        if self.builtin:
+            self._read(tops)
+        at = 0
+        while at < count and legal[at] < scout_base:
+            code = legal[at]
+            rel = code - SHOW_BASE
+            start, length = rel // width, rel % width + 1
+            kept = len(tops) - length
+            v = capture + w.shown * length + (w.structure * self._show_structure(w, tops, start, start + length)
+                                              - card * kept)
+            if not kept:
+                v += w.empty * others
+            values.append(v)
+            codes.append(code)
+            at += 1
+        if at < count:  # it may scout: every scout is legal (legal.append_scouts)
+            first = len(values)
+            self._scouts(w, tops, active, card, values, codes)
+            if legal[count - 1] >= self.sns_base:
+                self._scout_shows(w, tops, active, card, others, first, values, codes)
+        if not codes:  # only Scout & Shows, and no show: the first
+            values.append(0.0)
+            codes.append(legal[0])
+
+    def _scouts(self, w: Weights, tops: list[int], active: list[int], card: float, values: list[float],
+                codes: list[int]) -> None:
+        """Append the scouts worth weighing.
+
+        Under the built-in shows a card that joins no neighbour adds nothing wherever it goes,
+        so besides the gaps beside a card within one of it, only the hand's two ends are weighed
+        (they break no set or run). Under plugins every gap is weighed.
+        """
+        n, stride = len(tops), self.width + 1
+        for end in range(1 if len(active) == 1 else 2):
+            taken = active[-1] if end else active[0]
+            for flip in range(2):
+                number = (taken & MASK) if flip else (taken >> SHIFT)
+                base = self.scout_base + (end * 2 + flip) * stride
+                for gap in range(n + 1):
+                    if self.prune and 0 < gap < n and not (
+                            -1 <= tops[gap - 1] - number <= 1 or -1 <= tops[gap] - number <= 1):
+                        continue
+                    held = self._with(w, tops, gap, number) if self.builtin else self._laid_out(tops, 0, 0, gap, number)
+                    values.append(w.structure * held - card * (n + 1) - w.scout)
+                    codes.append(base + gap)
+
+    def _scout_shows(self, w: Weights, tops: list[int], active: list[int], card: float, others: int, first: int,
+                     values: list[float], codes: list[int]) -> None:
+        """The Scout & Shows after the best few scouts (values[first:], best value first, then the lower code)."""
+        width, stride = self.width, self.sns_stride
+        capture = w.capture * (len(active) - 1)
+        cost = w.scout + w.scout_show
+        beats: list[Any] = [None, None]  # what a show must beat after a scout from each end
+        scouts = len(codes) - first
+        chosen: list[int] = []
+        while len(chosen) < min(w.sns_scouts, scouts):
+            best = -1
+            for i in range(first, first + scouts):
+                if i in chosen:
+                    continue
+                if best < 0 or values[i] > values[best] or (values[i] == values[best] and codes[i] < codes[best]):
+                    best = i
+            chosen.append(best)
+        for i in chosen:
+            index = codes[i] - self.scout_base
+            end, gap = index // (width + 1) // 2, index % (width + 1)
+            taken = active[-1] if end else active[0]
+            number = (taken & MASK) if (index // (width + 1)) % 2 else (taken >> SHIFT)
+            hand = list(tops)
+            hand.insert(gap, number)
+            if beats[end] is None:
+                rest = active[:-1] if end else active[1:]
+                beats[end] = active_set_key(rest) if self.builtin else self.rules.strength(rest)
+            shows: list[int] = []
+            if self.builtin:
+                append_shows(hand, beats[end], 0, width, shows)
+                self._read(hand)
+            else:
+                self.rules.append_shows(hand, beats[end], 0, shows)
+            base = self.sns_base + index * stride
+            for rel in shows:
+                start, length = rel // width, rel % width + 1
+                kept = len(hand) - length
+                v = capture + w.shown * length + (w.structure * self._show_structure(w, hand, start, start + length)
+                                                  - card * kept) - cost
+                if not kept:
+                    v += w.empty * others
+                values.append(v)
+                codes.append(base + rel)
+
+    def best(self, w: Weights, legal: list[int], hand: list[int], active: list[int], hand_sizes: list[int],
+             seat: int) -> int:
+        """The code of the move worth most (between equals, the lower code)."""
+        values: list[float] = []
+        codes: list[int] = []
+        self.weigh(w, legal, hand, active, hand_sizes, seat, values, codes)
+        chosen = 0
+        for i in range(1, len(codes)):
+            if values[i] > values[chosen] or (values[i] == values[chosen] and codes[i] < codes[chosen]):
+                chosen = i
+        return codes[chosen]
+
+    def best_at(self, w: Weights, legal: list[int], hands: list[list[int]], active: list[int], seat: int) -> int:
+        """`best` for `seat` at a table whose hands it may see whole (a search's rollout)."""
+        return self.best(w, legal, hands[seat], active, [len(hand) for hand in hands], seat)

@@ -1,0 +1,168 @@
+"""The skilled bot's move scoring (bots/weighing.py): its shortcuts are exact, and its compiled build is its source.
+
+weighing.py weighs a move from tables of the hand's prefixes and suffixes instead of
+laying out the hand the move leaves; that must give exactly the structure of the hand
+left. The compiled build (`scoutlab.bots._weighing_native`, or a copy compiled here as
+tests/compiled_build.py does for legal.py) must give the same values, as floats, for
+every move of every decision of real games, so both builds play the same moves. Where
+nothing can be compiled the comparison skips, except in CI, where it fails.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import random
+from importlib import resources
+
+import pytest
+from compiled_build import CannotCompile, compiled_copy
+
+from scoutlab.bots import skilled
+from scoutlab.bots import weighing as reference
+from scoutlab.bots.skilled import SkilledBot
+from scoutlab.engine import native
+from scoutlab.engine.actions import KEEP
+from scoutlab.rules import load_rules
+from scoutlab.spec.variant import shipped_variants
+
+MUST_CHECK = ("SCOUTLAB_CHECK_COMPILED", "SCOUTLAB_EXPECT_COMPILED", "CI")
+WEIGHTS = reference.Weights({**skilled.DEFAULTS, "set_bonus": 0.5})
+
+
+def laid_out_structure(tops: list[int], bonus: float) -> float:
+    """The structure counted the slow way: every set and run of 2+ adjacent cards, by its length, sets `bonus` more."""
+    total = 0.0
+    for start in range(len(tops)):
+        for stop in range(start + 2, len(tops) + 1):
+            show = tops[start:stop]
+            steps = {b - a for a, b in zip(show, show[1:])}
+            if steps == {0}:
+                total += len(show) + bonus
+            elif steps in ({1}, {-1}):
+                total += len(show)
+    return total
+
+
+def random_hands(seed: int, count: int):
+    rng = random.Random(seed)
+    for _ in range(count):
+        hand = [rng.randint(1, 6) for _ in range(rng.randint(0, 13))]
+        if rng.random() < 0.3:
+            hand.sort(reverse=rng.random() < 0.5)
+        yield rng, hand
+
+
+@pytest.mark.parametrize("bonus", [0.5, 0.3, 0.0])
+def test_the_one_pass_structure_counts_every_set_and_run(bonus):
+    for _, tops in random_hands(1, 3000):
+        assert reference.builtin_structure(tops, bonus) == pytest.approx(laid_out_structure(tops, bonus))
+
+
+def test_a_runs_sum_is_its_shows_lengths():
+    assert [reference.runs(k) for k in range(6)] == [0, 0, 2, 7, 16, 30]  # 2: [ab]; 7: ab bc abc; 16: 3*2 + 2*3 + 4
+    for k in range(1, 40):
+        assert reference.runs(k) == sum((k - j + 1) * j for j in range(2, k + 1))
+
+
+@pytest.fixture(scope="module")
+def compiled(request, tmp_path_factory):
+    """The compiled weighing.py: the installed build when the skilled bot runs it, else one built here."""
+    if skilled.weighing is not reference:
+        return skilled.weighing
+    cache = getattr(request.config, "cache", None)
+    where = cache.mkdir("compiled-build") if cache else tmp_path_factory.mktemp("compiled-build")
+    try:
+        return compiled_copy("scoutlab.bots", "weighing", where)
+    except CannotCompile as exc:
+        required = [name for name in MUST_CHECK if os.environ.get(name)]
+        if required:
+            pytest.fail(f"the compiled and source builds of weighing.py must be compared here ({', '.join(required)} "
+                        f"is set), but it cannot be compiled: {exc}", pytrace=False)
+        pytest.skip(f"weighing.py cannot be compiled here, so the builds are not compared: {exc}")
+
+
+@pytest.fixture(params=["source", "compiled"])
+def module(request, compiled):
+    return reference if request.param == "source" else compiled
+
+
+def test_a_move_is_weighed_from_the_hands_tables_exactly(module):
+    """What a show leaves and what a scout makes, read from the tables, is the structure of that hand laid out."""
+    weigher = module.Weigher(14, 0, 0, 0, True, None, None)
+    weights = module.Weights({**skilled.DEFAULTS, "set_bonus": 0.3})
+    for rng, tops in random_hands(2, 1500):
+        weigher._read(tops)
+        for start in range(len(tops)):
+            stop = rng.randint(start + 1, len(tops))
+            left = tops[:start] + tops[stop:]
+            assert weigher._without(weights, tops, start, stop) == module.builtin_structure(left, 0.3)
+        for gap in range(len(tops) + 1):
+            number = rng.randint(0, 7)
+            assert weigher._with(weights, tops, gap, number) == module.builtin_structure(
+                tops[:gap] + [number] + tops[gap:], 0.3)
+
+
+def test_the_module_under_test_is_compiled_from_this_source(compiled):
+    assert compiled is not reference and compiled.__file__.endswith((".so", ".pyd")), compiled.__file__
+    source = resources.files("scoutlab.bots").joinpath("weighing.py").read_bytes()
+    assert hashlib.sha256(source).hexdigest() == compiled.SOURCE_SHA256
+
+
+def test_the_skilled_bot_runs_the_compiled_scoring_where_the_engine_is_compiled():
+    if native.legal is native.reference:
+        assert skilled.weighing is reference
+    elif os.environ.get("SCOUTLAB_EXPECT_COMPILED"):
+        assert skilled.WEIGHING_BUILD == "compiled with mypyc" and skilled.weighing.__file__.endswith((".so", ".pyd"))
+
+
+CASES = [(name, n) for name, _ in shipped_variants() for n in load_rules(name).players]
+
+
+@pytest.mark.parametrize("variant, players", CASES)
+def test_both_builds_weigh_every_decision_of_a_game_alike(compiled, variant, players):
+    """Every value and code of every decision (skilled play, random play mixed in), and the best move, in both builds."""
+    rules = load_rules(variant)
+    bot = SkilledBot(rules, random.Random(0), {})
+    bot.use_weights(players)
+    codec = rules.codec
+    weighers = {}
+    for name, module in (("source", reference), ("compiled", compiled)):
+        weigher = module.Weigher(codec.width, codec.scout_base, codec.sns_base, codec.sns_stride, rules.builtin_shows,
+                                 rules, bot.structure)
+        weighers[name] = (weigher, module.Weights(bot.options))
+    rng = random.Random(players)
+    decisions = 0
+    for seed in range(3):
+        state = rules.new_game(players, seed)
+        while not state.is_over:
+            if state.phase != "play":
+                state.apply(KEEP)
+                continue
+            seat, legal = state.to_act, state.legal_actions()
+            sizes = [len(hand) for hand in state.hands]
+            found = {}
+            for name, (weigher, weights) in weighers.items():
+                values, codes = [], []
+                weigher.weigh(weights, legal, state.hands[seat], state.active, sizes, seat, values, codes)
+                found[name] = (values, codes, weigher.best(weights, legal, state.hands[seat], state.active, sizes, seat))
+            assert found["source"] == found["compiled"], state.where()
+            assert set(found["source"][1]) <= set(legal)
+            decisions += 1
+            state.apply(found["source"][2] if rng.random() < 0.7 else rng.choice(legal))
+    assert decisions > 20
+
+
+def test_a_clone_plays_on_alone():
+    """GameState.clone copies every field of the table, and the lists play changes are its own."""
+    rules = load_rules("official")
+    state = rules.new_game(4, 3)
+    for _ in range(9):
+        state.apply(state.legal_actions()[-1])
+    twin = state.clone()
+    plain = {name: repr(value) for name, value in state.fields().items()}
+    assert {name: repr(value) for name, value in twin.fields().items()} == plain
+    assert set(plain) >= set(native.turns.FIELDS) - {"_legal"}
+    while not twin.is_over and twin.round == state.round:
+        twin.apply(twin.legal_actions()[0])
+    assert {name: repr(value) for name, value in state.fields().items()} == plain, "playing the clone changed the original"
