@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import os
 import random
+from itertools import pairwise
 from importlib import resources
 
 import pytest
@@ -36,7 +37,7 @@ def laid_out_structure(tops: list[int], bonus: float) -> float:
     for start in range(len(tops)):
         for stop in range(start + 2, len(tops) + 1):
             show = tops[start:stop]
-            steps = {b - a for a, b in zip(show, show[1:])}
+            steps = {b - a for a, b in pairwise(show)}
             if steps == {0}:
                 total += len(show) + bonus
             elif steps in ({1}, {-1}):
