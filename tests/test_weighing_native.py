@@ -13,8 +13,8 @@ from __future__ import annotations
 import hashlib
 import os
 import random
-from itertools import pairwise
 from importlib import resources
+from itertools import pairwise
 
 import pytest
 from compiled_build import CannotCompile, compiled_copy
