@@ -29,8 +29,8 @@ def runs(k: int) -> int:
 
 
 def _grown(k: int) -> int:
-    """runs(k) - runs(k - 1): what a run gains when it grows to k cards (k >= 1)."""
-    return k * (k + 1) // 2 - 1
+    """runs(k) - runs(k - 1): what a run gains when it grows to k cards (k >= 1; a lone card gains nothing)."""
+    return k * (k + 1) // 2 - 1 if k > 1 else 0
 
 
 class Weights:
@@ -192,14 +192,17 @@ class Weigher:
         right = tops[gap] - number if gap < n else 9
         a = self.end_same[gap - 1] if left == 0 else 0
         b = self.start_same[gap] if right == 0 else 0
-        total += runs(a + 1 + b) - runs(a) - runs(b)
-        pairs += a + b + a * b  # (a + 1 + b) choose 2, less a choose 2 and b choose 2
+        if a or b:  # the new card joins a set (most often it joins nothing, and adds nothing)
+            total += runs(a + 1 + b) - runs(a) - runs(b)
+            pairs += a + b + a * b  # (a + 1 + b) choose 2, less a choose 2 and b choose 2
         a = self.end_up[gap - 1] if left == 1 else 0
         b = self.start_up[gap] if right == 1 else 0
-        total += runs(a + 1 + b) - runs(a) - runs(b)
+        if a or b:
+            total += runs(a + 1 + b) - runs(a) - runs(b)
         a = self.end_down[gap - 1] if left == -1 else 0
         b = self.start_down[gap] if right == -1 else 0
-        total += runs(a + 1 + b) - runs(a) - runs(b)
+        if a or b:
+            total += runs(a + 1 + b) - runs(a) - runs(b)
         return total + w.set_bonus * pairs
 
     # -- under plugins: lay out the hand a move leaves and let the rules read it -------------------------
