@@ -56,10 +56,16 @@ _CACHE_LIMIT = 200_000  # hand readings kept; cleared when full, so memory stays
 _READINGS: weakref.WeakKeyDictionary[Rules, dict[float, dict[tuple[int, ...], float]]] = weakref.WeakKeyDictionary()
 # The move scoring: compiled with mypyc where it is built and the engine's loop is too (it calls the
 # compiled listing), else its source (weighing.py), which is the reference.
-_compiled, WEIGHING_BUILD = native.pick(__package__, "_weighing_native", "weighing.py")
 if native.legal is native.reference:
     _compiled, WEIGHING_BUILD = None, native.BUILD
+else:
+    _compiled, WEIGHING_BUILD = native.pick(__package__, "_weighing_native", "weighing.py")
 weighing = _compiled or reference_weighing
+
+
+def _table(view: View) -> tuple[list[int], list[int], list[int], list[int], int]:
+    """What the weigher reads of a view, as the lists its compiled build takes: legal, hand, active set, sizes, seat."""
+    return list(view.legal), list(view.hand), list(view.active), list(view.hand_sizes), view.seat
 
 
 def _order(item: tuple[float, int]) -> tuple[float, int]:
@@ -106,10 +112,7 @@ class SkilledBot:
             return self.choose_flip(view.hand)
         tried = self.positions.tried(view)
         if not tried:
-            w = self.weights
-            best = self.weigher.best(w, list(view.legal), list(view.hand), list(view.active), list(view.hand_sizes),
-                                     view.seat)
-            return self.positions.note(view, best)
+            return self.positions.note(view, self.weigher.best(self.weights, *_table(view)))
         # Here before in this round: the best move not yet played here, so a loop cannot repeat.
         return self.positions.choose(view, [code for _, code in self.ranked(view)])
 
@@ -134,8 +137,7 @@ class SkilledBot:
         """(value, code) of every move weighed: the shows, the scouts worth weighing, some Scout & Shows (weighing.py)."""
         values: list[float] = []
         codes: list[int] = []
-        self.weigher.weigh(self.weights, list(view.legal), list(view.hand), list(view.active), list(view.hand_sizes),
-                           view.seat, values, codes)
+        self.weigher.weigh(self.weights, *_table(view), values, codes)
         return list(zip(values, codes))
 
     # -- reading a hand ------------------------------------------------------------------------
