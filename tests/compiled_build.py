@@ -79,3 +79,23 @@ def compiled_copy(package: str, stem: str, cache: Path) -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+MUST_CHECK = ("SCOUTLAB_CHECK_COMPILED", "SCOUTLAB_EXPECT_COMPILED", "CI")
+
+
+def compiled_for_fixture(request, tmp_path_factory, package: str, stem: str) -> ModuleType:
+    """`compiled_copy` for a test fixture, kept in pytest's cache. Where it cannot be built the test skips,
+    saying why, except in CI (MUST_CHECK), where it fails: the two builds are never silently left unchecked."""
+    import pytest
+
+    cache = getattr(request.config, "cache", None)
+    where = cache.mkdir("compiled-build") if cache else tmp_path_factory.mktemp("compiled-build")
+    try:
+        return compiled_copy(package, stem, where)
+    except CannotCompile as exc:
+        required = [name for name in MUST_CHECK if os.environ.get(name)]
+        if required:
+            pytest.fail(f"the compiled and source builds of {stem}.py must be compared here ({', '.join(required)} "
+                        f"is set), but it cannot be compiled: {exc}", pytrace=False)
+        pytest.skip(f"{stem}.py cannot be compiled here, so the builds are not compared: {exc}")

@@ -19,7 +19,7 @@ import types
 from importlib import resources
 
 import pytest
-from compiled_build import CannotCompile, compiled_copy
+from compiled_build import compiled_for_fixture
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -29,7 +29,6 @@ from scoutlab.rules import load_rules
 from scoutlab.spec.variant import shipped_variants
 
 FAST = [name for name, _ in shipped_variants() if load_rules(name).builtin_shows]
-MUST_CHECK = ("SCOUTLAB_CHECK_COMPILED", "SCOUTLAB_EXPECT_COMPILED", "CI")
 
 
 @pytest.fixture(scope="session")
@@ -37,16 +36,7 @@ def compiled(request, tmp_path_factory):
     """The compiled legal.py: the installed build when the engine runs it, else one built here."""
     if native.legal is not reference:
         return native.legal
-    cache = getattr(request.config, "cache", None)
-    where = cache.mkdir("compiled-build") if cache else tmp_path_factory.mktemp("compiled-build")
-    try:
-        return compiled_copy("scoutlab.engine", "legal", where)
-    except CannotCompile as exc:
-        required = [name for name in MUST_CHECK if os.environ.get(name)]
-        if required:
-            pytest.fail(f"the compiled and source builds of legal.py must be compared here ({', '.join(required)} "
-                        f"is set), but legal.py cannot be compiled: {exc}", pytrace=False)
-        pytest.skip(f"legal.py cannot be compiled here, so the builds are not compared: {exc}")
+    return compiled_for_fixture(request, tmp_path_factory, "scoutlab.engine", "legal")
 
 
 def test_the_compiled_module_is_in_use_where_it_is_expected():

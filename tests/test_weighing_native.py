@@ -17,7 +17,7 @@ from importlib import resources
 from itertools import pairwise
 
 import pytest
-from compiled_build import CannotCompile, compiled_copy
+from compiled_build import compiled_for_fixture
 
 from scoutlab.bots import skilled
 from scoutlab.bots import weighing as reference
@@ -27,7 +27,6 @@ from scoutlab.engine.actions import KEEP
 from scoutlab.rules import load_rules
 from scoutlab.spec.variant import shipped_variants
 
-MUST_CHECK = ("SCOUTLAB_CHECK_COMPILED", "SCOUTLAB_EXPECT_COMPILED", "CI")
 WEIGHTS = reference.Weights({**skilled.DEFAULTS, "set_bonus": 0.5})
 
 
@@ -71,16 +70,7 @@ def compiled(request, tmp_path_factory):
     """The compiled weighing.py: the installed build when the skilled bot runs it, else one built here."""
     if skilled.weighing is not reference:
         return skilled.weighing
-    cache = getattr(request.config, "cache", None)
-    where = cache.mkdir("compiled-build") if cache else tmp_path_factory.mktemp("compiled-build")
-    try:
-        return compiled_copy("scoutlab.bots", "weighing", where)
-    except CannotCompile as exc:
-        required = [name for name in MUST_CHECK if os.environ.get(name)]
-        if required:
-            pytest.fail(f"the compiled and source builds of weighing.py must be compared here ({', '.join(required)} "
-                        f"is set), but it cannot be compiled: {exc}", pytrace=False)
-        pytest.skip(f"weighing.py cannot be compiled here, so the builds are not compared: {exc}")
+    return compiled_for_fixture(request, tmp_path_factory, "scoutlab.bots", "weighing")
 
 
 @pytest.fixture(params=["source", "compiled"])

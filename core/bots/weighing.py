@@ -136,34 +136,31 @@ class Weigher:
             self.tail_runs, self.tail_pairs = [0] * size, [0] * size
             self.end_same, self.end_up, self.end_down = [0] * size, [0] * size, [0] * size
             self.start_same, self.start_up, self.start_down = [0] * size, [0] * size, [0] * size
+        self._walk(tops, 1, self.head_runs, self.head_pairs, self.end_same, self.end_up, self.end_down)
+        self._walk(tops, -1, self.tail_runs, self.tail_pairs, self.start_same, self.start_up, self.start_down)
+
+    def _walk(self, tops: list[int], direction: int, totals: list[int], pairs_at: list[int], same_at: list[int],
+              up_at: list[int], down_at: list[int]) -> None:
+        """Read the hand from its left end (direction 1) or its right end (-1): the structure parts of every
+        prefix (suffix), and the lengths of the set and runs that end (start) at each card."""
+        n = len(tops)
+        edge = 0 if direction == 1 else n  # the empty prefix (suffix)
+        totals[edge] = pairs_at[edge] = 0
         total = pairs = 0
         same = up = down = 0
         last = -9
-        self.head_runs[0] = self.head_pairs[0] = 0
-        for i in range(n):
-            step = tops[i] - last
+        for k in range(n):
+            i = k if direction == 1 else n - 1 - k
+            step = (tops[i] - last) * direction  # always the step left to right, between this card and the last read
             same = same + 1 if step == 0 else 1
             up = up + 1 if step == 1 else 1
             down = down + 1 if step == -1 else 1
             total += _grown(same) + _grown(up) + _grown(down)
             pairs += same - 1
-            self.end_same[i], self.end_up[i], self.end_down[i] = same, up, down
-            self.head_runs[i + 1], self.head_pairs[i + 1] = total, pairs
+            same_at[i], up_at[i], down_at[i] = same, up, down
+            at = i + 1 if direction == 1 else i  # the prefix that ends with this card, or the suffix that starts with it
+            totals[at], pairs_at[at] = total, pairs
             last = tops[i]
-        total = pairs = 0
-        same = up = down = 0
-        following = -9
-        self.tail_runs[n] = self.tail_pairs[n] = 0
-        for i in range(n - 1, -1, -1):
-            step = following - tops[i]  # read left to right: the step from this card to the next
-            same = same + 1 if step == 0 else 1
-            up = up + 1 if step == 1 else 1
-            down = down + 1 if step == -1 else 1
-            total += _grown(same) + _grown(up) + _grown(down)
-            pairs += same - 1
-            self.start_same[i], self.start_up[i], self.start_down[i] = same, up, down
-            self.tail_runs[i], self.tail_pairs[i] = total, pairs
-            following = tops[i]
 
     def _without(self, w: Weights, tops: list[int], start: int, stop: int) -> float:
         """The structure of the hand read by _read without tops[start:stop]: its two sides, joined."""
