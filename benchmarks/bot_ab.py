@@ -49,8 +49,11 @@ def run(path: str | None, bot: str, variant: str, players: int, games: int) -> t
     if path:
         env["PYTHONPATH"] = path + os.pathsep + env.get("PYTHONPATH", "")
     out = subprocess.run([sys.executable, "-c", CHILD, bot, variant, str(players), str(games)],
-                         capture_output=True, text=True, env=env, check=True,
+                         capture_output=True, text=True, env=env,
                          cwd=os.sep)  # not the checkout, whose compiled library would shadow the base build's
+    if out.returncode:
+        last = (out.stderr.strip().splitlines() or ["no message"])[-1]
+        sys.exit(f"bot_ab.py: the {'base' if path else 'installed'} build failed playing {bot} in {variant}: {last}")
     decisions, rollouts, seconds = json.loads(out.stdout)
     return decisions, rollouts, seconds
 

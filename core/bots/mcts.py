@@ -107,11 +107,7 @@ class MctsBot:
         """Play `code`, then skilled play for `depth` moves or to the round's end: the seat's reward in [0, 1]."""
         rounds_before = len(state.round_ends)
         state.apply(code)
-        policy = self.policy
-        moves = self.options["depth"] or -1  # -1 never counts down to 0: play to the round's end
-        while moves and len(state.round_ends) == rounds_before:
-            state.apply(policy.best_in(state))
-            moves -= 1
+        self.policy.play_out(state, self.options["depth"] or -1, rounds_before)  # -1 never counts down to 0
         if len(state.round_ends) > rounds_before:
             return self.reward(state, list(state.round_ends[-1].scores), seat, round_over=True)
         return self.reward(state, self.estimate(state), seat, round_over=False)

@@ -116,9 +116,10 @@ class SkilledBot:
         # Here before in this round: the best move not yet played here, so a loop cannot repeat.
         return self.positions.choose(view, [code for _, code in self.ranked(view)])
 
-    def best_in(self, state: GameState) -> int:
-        """The move it would play for the seat to act in a game it may see whole (a search's rollout): no cycle memory."""
-        return self.weigher.best_at(self.weights, state.legal_actions(), state.hands, state.active, state.to_act)
+    def play_out(self, state: GameState, moves: int, ended: int) -> None:
+        """Play on as this bot in every seat of a game it may see whole, `moves` moves (-1: no limit) while
+        `ended` rounds have ended. A search's rollout: no cycle memory, so a rollout can meet the turn cap, which ends it."""
+        self.weigher.play_out(self.weights, state, moves, ended)
 
     # -- the hand flip -----------------------------------------------------------------------
 

@@ -332,6 +332,13 @@ class Weigher:
                 chosen = i
         return codes[chosen]
 
+    def play_out(self, w: Weights, state: Any, moves: int, ended: int) -> None:
+        """Play this bot's move for every seat in turn, `moves` moves (-1: no limit), while `ended` rounds have
+        ended (a search's rollout: to the end of the round it started in)."""
+        while moves and len(state.round_ends) == ended:
+            state.apply(self.best_at(w, state.legal_actions(), state.hands, state.active, state.to_act))
+            moves -= 1
+
     def best_at(self, w: Weights, legal: list[int], hands: list[list[int]], active: list[int], seat: int) -> int:
         """`best` for `seat` at a table whose hands it may see whole (a search's rollout)."""
         return self.best(w, legal, hands[seat], active, [len(hand) for hand in hands], seat)
