@@ -123,3 +123,18 @@ def test_the_membership_test_of_apply_is_in(build):
         legal = sorted(rng.sample(range(5000), size))
         for code in [*legal, -1, 0, 4999, 5000, 2**40, *rng.sample(range(5000), 50)]:
             assert module._is_listed(legal, code) == (code in legal)
+
+
+def test_a_clone_plays_on_alone():
+    """GameState.clone copies every field of the table, and the lists play changes are its own."""
+    rules = load_rules("official")
+    state = rules.new_game(4, 3)
+    for _ in range(9):
+        state.apply(state.legal_actions()[-1])
+    twin = state.clone()
+    plain = {name: repr(value) for name, value in state.fields().items()}
+    assert {name: repr(value) for name, value in twin.fields().items()} == plain
+    assert set(plain) >= set(FIELDS) - {"_legal"}
+    while not twin.is_over and twin.round == state.round:
+        twin.apply(twin.legal_actions()[0])
+    assert {name: repr(value) for name, value in state.fields().items()} == plain, "playing the clone changed the original"

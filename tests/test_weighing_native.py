@@ -142,18 +142,3 @@ def test_both_builds_weigh_every_decision_of_a_game_alike(compiled, variant, pla
             decisions += 1
             state.apply(found["source"][2] if rng.random() < 0.7 else rng.choice(legal))
     assert decisions > 20
-
-
-def test_a_clone_plays_on_alone():
-    """GameState.clone copies every field of the table, and the lists play changes are its own."""
-    rules = load_rules("official")
-    state = rules.new_game(4, 3)
-    for _ in range(9):
-        state.apply(state.legal_actions()[-1])
-    twin = state.clone()
-    plain = {name: repr(value) for name, value in state.fields().items()}
-    assert {name: repr(value) for name, value in twin.fields().items()} == plain
-    assert set(plain) >= set(native.turns.FIELDS) - {"_legal"}
-    while not twin.is_over and twin.round == state.round:
-        twin.apply(twin.legal_actions()[0])
-    assert {name: repr(value) for name, value in state.fields().items()} == plain, "playing the clone changed the original"

@@ -324,7 +324,7 @@ def _is_listed(legal: list[int], code: int) -> bool:
 
 
 def _copy_into(t: Table, twin: Table) -> None:
-    # Every name of FIELDS (tests/test_turns_native.py checks that none is missed).
+    # Every name of FIELDS (tests/test_turns_native.py, test_a_clone_plays_on_alone, checks that none is missed).
     twin.rules, twin.players, twin.layout, twin.guarded = t.rules, t.players, t.layout, t.guarded
     twin.builtin_shows, twin.observed, twin.observers, twin.scores_hooked = t.builtin_shows, t.observed, t.observers, t.scores_hooked
     twin.builtin_ends, twin.end_names, twin.end_exempts = t.builtin_ends, t.end_names, t.end_exempts
