@@ -3,8 +3,8 @@
 The skilled bot (skilled.py) scores every candidate move by what it does now and by the
 hand it leaves; this module is that scoring, written so that mypyc can compile it:
 setup.py builds a copy as `scoutlab.bots._weighing_native` beside the engine's loop, and
-`scoutlab.bots.native` picks it while its source stamp matches, else this source, which
-is the reference (tests/test_weighing_native.py compares the two). The search bot's
+skilled.py takes it (`scoutlab.engine.native.pick`) while its source stamp matches, else
+this source, which is the reference (tests/test_weighing_native.py compares the two). The search bot's
 rollouts play thousands of skilled moves a decision, so this is its hot loop too.
 
 Under the built-in shows every question about a show is an integer key from the engine's
