@@ -33,6 +33,11 @@ def _grown(k: int) -> int:
     return k * (k + 1) // 2 - 1 if k > 1 else 0
 
 
+def _ranks_before(values: list[float], codes: list[int], i: int, j: int) -> bool:
+    """Whether move i is better than move j: worth more, or as much with the lower code (as skilled._order sorts)."""
+    return values[i] > values[j] or (values[i] == values[j] and codes[i] < codes[j])
+
+
 class Weights:
     """One family's weights (skilled_weights.json, and a user's options) as floats, ready for the loop."""
 
@@ -47,12 +52,11 @@ class Weights:
         self.empty = float(weights["empty"])
         self.shown = float(weights["shown"])
         self.sns_scouts = int(weights["sns_scouts"])
+        self.given = dict(weights)  # what it was made from, for copies
 
     def __reduce__(self) -> tuple[type, tuple[dict[str, Any]]]:
-        """Copied and pickled as its weights (a compiled class has no __dict__ to copy)."""
-        names = ("structure", "set_bonus", "card", "urgency", "capture", "scout", "scout_show", "empty", "shown",
-                 "sns_scouts")
-        return Weights, ({name: getattr(self, name) for name in names},)
+        """Copied and pickled as the weights it was made from (a compiled class has no __dict__ to copy)."""
+        return Weights, (self.given,)
 
 
 # A hand's structure under the built-in shows is a sum over its maximal sets and runs (a lone card is
@@ -290,7 +294,7 @@ class Weigher:
             for i in range(first, first + scouts):
                 if i in chosen:
                     continue
-                if best < 0 or values[i] > values[best] or (values[i] == values[best] and codes[i] < codes[best]):
+                if best < 0 or _ranks_before(values, codes, i, best):
                     best = i
             chosen.append(best)
         for i in chosen:
@@ -328,7 +332,7 @@ class Weigher:
         self.weigh(w, legal, hand, active, hand_sizes, seat, values, codes)
         chosen = 0
         for i in range(1, len(codes)):
-            if values[i] > values[chosen] or (values[i] == values[chosen] and codes[i] < codes[chosen]):
+            if _ranks_before(values, codes, i, chosen):
                 chosen = i
         return codes[chosen]
 
