@@ -85,6 +85,7 @@ def test_a_state_copies_with_its_compiled_fields(variant):
     state = rules.new_game(rules.players[0], 3)
     for _ in range(7):
         state.apply(state.legal_actions()[-1])
+    state.legal_actions()  # the listing is cached when asked for: the copies carry it too
     for twin in (copy.copy(state), copy.deepcopy(state, {id(rules): rules})):
         assert {k: _plain(v) for k, v in twin.fields().items() if k not in ("rules", "rng", "layout")} == {
             k: _plain(v) for k, v in state.fields().items() if k not in ("rules", "rng", "layout")

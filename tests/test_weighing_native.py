@@ -132,13 +132,49 @@ def test_both_builds_weigh_every_decision_of_a_game_alike(compiled, variant, pla
                 continue
             seat, legal = state.to_act, state.legal_actions()
             sizes = [len(hand) for hand in state.hands]
+            sns = legal[-1] >= rules.codec.sns_base
+            # a rollout's view of the same moves: no Scout & Show listed, only whether one may be legal
+            short, open_ = state.shows_and_scouts(), state.scout_and_show_open()
+            assert short == [code for code in legal if code < rules.codec.sns_base]
+            assert open_ >= sns
             found = {}
             for name, (weigher, weights) in weighers.items():
                 values, codes = [], []
-                weigher.weigh(weights, legal, state.hands[seat], state.active, sizes, seat, values, codes)
-                found[name] = (values, codes, weigher.best(weights, legal, state.hands[seat], state.active, sizes, seat))
+                weigher.weigh(weights, legal, sns, state.hands[seat], state.active, sizes, seat, values, codes)
+                found[name] = (values, codes, weigher.best(weights, legal, sns, state.hands[seat], state.active, sizes, seat))
+                if rules.builtin_shows:  # the rollout's way (weighing.play_out) weighs the same moves the same
+                    values, codes = [], []
+                    weigher.weigh(weights, short, open_, state.hands[seat], state.active, sizes, seat, values, codes)
+                    assert (values, codes) == found[name][:2], state.where()
             assert found["source"] == found["compiled"], state.where()
             assert set(found["source"][1]) <= set(legal)
             decisions += 1
             state.apply(found["source"][2] if rng.random() < 0.7 else rng.choice(legal))
     assert decisions > 20
+
+
+@pytest.mark.parametrize("variant, players", CASES)
+def test_a_rollout_plays_the_moves_a_checked_game_plays(compiled, variant, players):
+    """`play_out` lists no Scout & Show and skips apply's check (`apply_legal`); played move by move with every
+    legal action listed and each move checked, the same rounds give the same history, in both builds."""
+    rules = load_rules(variant)
+    bot = SkilledBot(rules, random.Random(0), {})
+    bot.use_weights(players)
+    codec = rules.codec
+    for module in (reference, compiled):
+        weigher = module.Weigher(codec.width, codec.scout_base, codec.sns_base, codec.sns_stride, rules.builtin_shows,
+                                 rules, bot.structure)
+        weights = module.Weights(bot.options)
+        for seed in range(3):
+            state = rules.new_game(players, seed)
+            while state.phase == "flip":
+                state.apply(KEEP)
+            rolled, checked = state.clone(), state.clone()
+            weigher.play_out(weights, rolled, -1, 0)
+            while not checked.round_ends:
+                legal, seat = checked.legal_actions(), checked.to_act
+                sizes = [len(hand) for hand in checked.hands]
+                checked.apply(weigher.best(weights, legal, legal[-1] >= codec.sns_base, checked.hands[seat],
+                                           checked.active, sizes, seat))
+            assert len(rolled.history) > 5
+            assert rolled.history == checked.history and rolled.round_ends == checked.round_ends

@@ -216,11 +216,13 @@ class Weigher:
     def _show_structure(self, w: Weights, tops: list[int], start: int, stop: int) -> float:
         return self._without(w, tops, start, stop) if self.builtin else self._laid_out(tops, start, stop, -1, 0)
 
-    def weigh(self, w: Weights, legal: list[int], hand: list[int], active: list[int], hand_sizes: list[int],
-              seat: int, values: list[float], codes: list[int]) -> None:
+    def weigh(self, w: Weights, legal: list[int], sns: bool, hand: list[int], active: list[int],
+              hand_sizes: list[int], seat: int, values: list[float], codes: list[int]) -> None:
         """Append (values[i], codes[i]) for every move weighed: the shows, the scouts worth weighing, some Scout & Shows.
 
-        The engine lists shows, then scouts, then Scout & Shows (legal.play_codes).
+        `legal` lists the shows, then the scouts (legal.play_codes's order); what follows them
+        is not read, so a rollout passes only these (`Table.shows_and_scouts`). `sns`: whether
+        a Scout & Show may be legal, which the shows found after the best scouts then settle.
         """
         width, scout_base = self.width, self.scout_base
         tops = [c >> SHIFT for c in hand]
@@ -252,7 +254,7 @@ class Weigher:
         if at < count:  # it may scout: every scout is legal (legal.append_scouts)
             first = len(values)
             self._scouts(w, tops, active, card, values, codes)
-            if legal[count - 1] >= self.sns_base:
+            if sns:
                 self._scout_shows(w, tops, active, card, others, first, values, codes)
         if not codes:  # only Scout & Shows, and no show: the first
             values.append(0.0)
@@ -289,13 +291,13 @@ class Weigher:
         beats: list[Any] = [None, None]  # what a show must beat after a scout from each end
         scouts = len(codes) - first
         chosen: list[int] = []
+        picked = [False] * scouts
         while len(chosen) < min(w.sns_scouts, scouts):
             best = -1
             for i in range(first, first + scouts):
-                if i in chosen:
-                    continue
-                if best < 0 or _ranks_before(values, codes, i, best):
+                if not picked[i - first] and (best < 0 or _ranks_before(values, codes, i, best)):
                     best = i
+            picked[best - first] = True
             chosen.append(best)
         for i in chosen:
             index = codes[i] - self.scout_base
@@ -310,7 +312,8 @@ class Weigher:
             shows: list[int] = []
             if self.builtin:
                 append_shows(hand, beats[end], 0, width, shows)
-                self._read(hand)
+                if shows:  # often nothing beats what is left, and the tables are not needed
+                    self._read(hand)
             else:
                 self.rules.append_shows(hand, beats[end], 0, shows)
             base = self.sns_base + index * stride
@@ -324,25 +327,38 @@ class Weigher:
                 values.append(v)
                 codes.append(base + rel)
 
-    def best(self, w: Weights, legal: list[int], hand: list[int], active: list[int], hand_sizes: list[int],
-             seat: int) -> int:
+    def best(self, w: Weights, legal: list[int], sns: bool, hand: list[int], active: list[int],
+             hand_sizes: list[int], seat: int) -> int:
         """The code of the move worth most (between equals, the lower code)."""
         values: list[float] = []
         codes: list[int] = []
-        self.weigh(w, legal, hand, active, hand_sizes, seat, values, codes)
+        self.weigh(w, legal, sns, hand, active, hand_sizes, seat, values, codes)
         chosen = 0
+        best = values[0]
         for i in range(1, len(codes)):
-            if _ranks_before(values, codes, i, chosen):
-                chosen = i
+            v = values[i]  # _ranks_before, written out: this runs for every move of every rollout
+            if v > best or (v == best and codes[i] < codes[chosen]):
+                chosen, best = i, v
         return codes[chosen]
 
     def play_out(self, w: Weights, state: Any, moves: int, ended: int) -> None:
         """Play this bot's move for every seat in turn, `moves` moves (-1: no limit), while `ended` rounds have
-        ended (a search's rollout: to the end of the round it started in)."""
-        while moves and len(state.round_ends) == ended:
-            state.apply(self.best_at(w, state.legal_actions(), state.hands, state.active, state.to_act))
-            moves -= 1
+        ended (a search's rollout: to the end of the round it started in).
 
-    def best_at(self, w: Weights, legal: list[int], hands: list[list[int]], active: list[int], seat: int) -> int:
-        """`best` for `seat` at a table whose hands it may see whole (a search's rollout)."""
-        return self.best(w, legal, hands[seat], active, [len(hand) for hand in hands], seat)
+        Under the built-in shows the engine never lists the Scout & Shows here: the moves
+        weighed come from `shows_and_scouts`, and the one chosen is legal by construction
+        (`apply_legal`). Under plugins every legal action is listed and checked.
+        """
+        while moves and len(state.round_ends) == ended:
+            seat = state.to_act
+            hands: list[list[int]] = state.hands
+            sizes = [len(hand) for hand in hands]
+            if self.builtin:
+                legal: list[int] = state.shows_and_scouts()
+                sns: bool = state.scout_and_show_open()
+                state.apply_legal(self.best(w, legal, sns, hands[seat], state.active, sizes, seat))
+            else:
+                legal = state.legal_actions()
+                code = self.best(w, legal, legal[-1] >= self.sns_base, hands[seat], state.active, sizes, seat)
+                state.apply(code)
+            moves -= 1

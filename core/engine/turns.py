@@ -24,7 +24,16 @@ from mypy_extensions import mypyc_attr
 
 from scoutlab.base.errors import IllegalAction
 from scoutlab.base.values import RoundEnd
-from scoutlab.engine.legal import MASK, SHIFT, SHOW_BASE, Layout, active_set_key, play_codes
+from scoutlab.engine.legal import (
+    MASK,
+    SHIFT,
+    SHOW_BASE,
+    Layout,
+    active_set_key,
+    append_plain_shows,
+    append_scouts,
+    play_codes,
+)
 
 FLIPPING: Final = "flip"
 PLAYING: Final = "play"
@@ -255,6 +264,20 @@ class Table:
         """Every legal action code for the seat to act (cached until the next action)."""
         return _listing(self)
 
+    def shows_and_scouts(self) -> list[int]:
+        """The legal actions of the seat to act without its Scout & Shows, in the same order (a new list).
+
+        A search's rollout weighs only the few Scout & Shows it finds itself, so listing the
+        hundreds of them after every move would be wasted (see `scout_and_show_open`).
+        """
+        return _shows_and_scouts(self)
+
+    def scout_and_show_open(self) -> bool:
+        """Whether the seat to act may Scout & Show at all: it may scout and holds its Scout & Show chip
+        (whether some show then beats what is left is the mover's question)."""
+        seat = self.to_act
+        return self.phase == PLAYING and _may_scout(self, seat) and self.scout_show_chips[seat] > 0
+
     # -- applying an action -------------------------------------------------------------------
 
     def apply(self, code: int) -> None:
@@ -266,6 +289,15 @@ class Table:
             raise IllegalAction(self.explain(code))
         if self.guarded:
             _guarded_play(self, code, legal)
+        else:
+            _play(self, code)
+
+    def apply_legal(self, code: int) -> None:
+        """`apply` for a code the caller took from this state's own legal moves (a rollout's choice from
+        `shows_and_scouts`, or a Scout & Show it found by the rules): not checked against the listing,
+        so the Scout & Shows need never be listed. Where plugin code runs mid-action, `apply` itself."""
+        if self.guarded:
+            self.apply(code)
         else:
             _play(self, code)
 
@@ -548,7 +580,7 @@ def _check_round_end(t: Table) -> None:
             elif name == EVERYONE_SCOUTED:  # (ii) the turn came back to the last show's owner through scouts
                 ended = t.last_kind == SCOUT and t.to_act == t.last_shower
             else:  # (ii, two players) the player to act can neither show nor scout
-                ended = not _listing(t)
+                ended = not _has_action(t)
             if ended:
                 exempt = t.last_shower if t.end_exempts[i] and t.last_shower >= 0 else -1
                 _end_round(t, name, exempt)
@@ -557,7 +589,7 @@ def _check_round_end(t: Table) -> None:
         return
     if t.turn >= t.max_turns:
         _end_round(t, TURN_CAP, -1)
-    elif not _listing(t):
+    elif not _has_action(t):
         _end_round(t, NO_LEGAL_ACTION, -1)  # a spec without opponent_stuck reached a dead end
 
 
@@ -609,3 +641,27 @@ def _listing(t: Table) -> list[int]:
         t._legal = legal
     return legal
 
+
+def _shows_and_scouts(t: Table) -> list[int]:
+    legal = t._legal
+    if legal is None and t.phase == PLAYING and t.builtin_shows:
+        seat = t.to_act
+        hand = t.hands[seat]
+        out: list[int] = []
+        append_plain_shows([c >> SHIFT for c in hand], t.beat, t.layout, out)  # as play_codes lists them
+        if _may_scout(t, seat):
+            append_scouts(len(hand), len(t.active), t.layout, out)
+        return out
+    sns_base = t.layout.sns_base
+    return [code for code in _listing(t) if code < sns_base]
+
+
+def _has_action(t: Table) -> bool:
+    """Whether the seat to act has a legal action, which the round-end checks ask after every move.
+
+    A seat that may scout always has one, and any Scout & Show needs a scout, so the Scout &
+    Shows are listed only when someone asks for the legal actions.
+    """
+    if t._legal is None and t.phase == PLAYING and t.builtin_shows:
+        return _may_scout(t, t.to_act) or len(_shows_and_scouts(t)) > 0
+    return len(_listing(t)) > 0
