@@ -659,9 +659,9 @@ def _shows_and_scouts(t: Table) -> list[int]:
 def _has_action(t: Table) -> bool:
     """Whether the seat to act has a legal action, which the round-end checks ask after every move.
 
-    A seat that may scout always has one, and any Scout & Show needs a scout, so the Scout &
-    Shows are listed only when someone asks for the legal actions.
+    A seat that may scout always has one (and any Scout & Show needs a scout), so then the
+    listing, Scout & Shows and all, waits until someone asks for the legal actions.
     """
-    if t._legal is None and t.phase == PLAYING and t.builtin_shows:
-        return _may_scout(t, t.to_act) or len(_shows_and_scouts(t)) > 0
-    return len(_listing(t)) > 0
+    if t._legal is None and t.phase == PLAYING and t.builtin_shows and _may_scout(t, t.to_act):
+        return True
+    return len(_listing(t)) > 0  # a seat that may not scout has only its shows: a short list, kept
