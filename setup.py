@@ -48,6 +48,7 @@ def compiled_extensions() -> list:
         source = (HERE / "core" / folder / source_name).read_bytes()
         # The loop and the scoring call the compiled listing directly (one C call), not the source they import.
         text = source.replace(b"from scoutlab.engine.legal import", b"from scoutlab.engine._legal_native import")
+        text = text.replace(b"from scoutlab.engine.turns import", b"from scoutlab.engine._turns_native import")
         stamp = f'\nSOURCE_SHA256: str = "{hashlib.sha256(source).hexdigest()}"\n'
         (STAGE / folder / f"{native_name}.py").write_bytes(text + stamp.encode())
         staged.append(str(STAGE / folder / f"{native_name}.py"))

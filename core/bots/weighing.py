@@ -18,9 +18,12 @@ float in each and ties break the same way (the lower code).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scoutlab.engine.legal import MASK, SHIFT, SHOW_BASE, active_set_key, append_shows
+
+if TYPE_CHECKING:  # compiled, the rollout reads the compiled table's fields directly (setup.py)
+    from scoutlab.engine.turns import Table
 
 
 def runs(k: int) -> int:
@@ -341,7 +344,7 @@ class Weigher:
                 chosen, best = i, v
         return codes[chosen]
 
-    def play_out(self, w: Weights, state: Any, moves: int, ended: int) -> None:
+    def play_out(self, w: Weights, state: Table, moves: int, ended: int) -> None:
         """Play this bot's move for every seat in turn, `moves` moves (-1: no limit), while `ended` rounds have
         ended (a search's rollout: to the end of the round it started in).
 
@@ -351,11 +354,11 @@ class Weigher:
         """
         while moves and len(state.round_ends) == ended:
             seat = state.to_act
-            hands: list[list[int]] = state.hands
+            hands = state.hands
             sizes = [len(hand) for hand in hands]
             if self.builtin:
-                legal: list[int] = state.shows_and_scouts()
-                sns: bool = state.scout_and_show_open()
+                legal = state.shows_and_scouts()
+                sns = state.scout_and_show_open()
                 state.apply_legal(self.best(w, legal, sns, hands[seat], state.active, sizes, seat))
             else:
                 legal = state.legal_actions()
