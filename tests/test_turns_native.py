@@ -105,13 +105,13 @@ def test_the_loop_is_compiled_where_the_listing_is():
 
 @pytest.mark.parametrize("build", ["installed", "source"])
 def test_the_loops_shuffle_is_random_shuffle_draw_for_draw(build):
-    """Dealing shuffles with turns._shuffle, random.Random.shuffle written out: same order, same rng state after."""
+    """Dealing (and the search's sampler) shuffles with turns.shuffle, random.Random.shuffle written out: same order, same rng state after."""
     module = native.turns if build == "installed" else native.reference_turns
     for seed in range(300):
         cards = list(range(seed % 70))
         ours, theirs = random.Random(seed), random.Random(seed)
         shuffled = list(cards)
-        module._shuffle(ours, shuffled)
+        module.shuffle(ours, shuffled)
         theirs.shuffle(cards)
         assert shuffled == cards and ours.getstate() == theirs.getstate()
 

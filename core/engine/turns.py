@@ -379,7 +379,7 @@ def _copy_into(t: Table, twin: Table) -> None:
     twin.flips_left, twin.phase, twin._legal, twin._replayable = t.flips_left, t.phase, t._legal, t._replayable
 
 
-def _shuffle(rng: Any, cards: list[int]) -> None:
+def shuffle(rng: Any, cards: list[int]) -> None:
     """`rng.shuffle(cards)`. For a plain random.Random the same steps as its shuffle, compiled: the
     same draws of getrandbits in the same order, so the same deal for a seed, for less than half
     the cost of the interpreted one (dealing is much of a short game)."""
@@ -400,7 +400,7 @@ def _shuffle(rng: Any, cards: list[int]) -> None:
 
 def _shuffled(t: Table, cards: list[int]) -> list[int]:
     cards = list(cards)
-    _shuffle(t.rng, cards)
+    shuffle(t.rng, cards)
     if t.rules.random_orientation:
         bits: int = t.rng.getrandbits(len(cards))
         for i in range(len(cards)):
