@@ -65,7 +65,7 @@ MUTATIONS = [
     # The same three round ends as the compiled loop checks them (core/engine/turns.py); the ones
     # above are the Python checks that run where a plugin takes part.
     Mutation("opponent-stuck-after-show-only-in-the-loop", "7(ii): stuck on the extra turn after a scout also ends the round",
-             "ended = not _listing(t)", "ended = t.last_kind != SCOUT and not _listing(t)"),
+             "ended = not _has_action(t)", "ended = t.last_kind != SCOUT and not _has_action(t)"),
     Mutation("everyone-scouted-after-one-scout-in-the-loop", "4(ii): every other player must have scouted",
              "ended = t.last_kind == SCOUT and t.to_act == t.last_shower", "ended = t.last_kind == SCOUT"),
     Mutation("hand-emptied-checks-the-next-seat-in-the-loop", "4(i): the hand emptied is the shower's",
