@@ -24,16 +24,7 @@ from mypy_extensions import mypyc_attr
 
 from scoutlab.base.errors import IllegalAction
 from scoutlab.base.values import RoundEnd
-from scoutlab.engine.legal import (
-    MASK,
-    SHIFT,
-    SHOW_BASE,
-    Layout,
-    active_set_key,
-    append_plain_shows,
-    append_scouts,
-    play_codes,
-)
+from scoutlab.engine.legal import MASK, SHIFT, SHOW_BASE, Layout, active_set_key, play_codes
 
 FLIPPING: Final = "flip"
 PLAYING: Final = "play"
@@ -449,10 +440,11 @@ def _may_scout(t: Table, seat: int) -> bool:
     return len(t.active) > 0 and t.active_owner != seat and (not t.scout_pays or t.chips_held[seat] > 0)
 
 
-def _play_actions(t: Table, seat: int) -> list[int]:
+def _play_actions(t: Table, seat: int, scout_shows: bool) -> list[int]:
+    """The seat's legal plays under the built-in shows; without the Scout & Shows unless `scout_shows`."""
     beat: int = t.beat
     return play_codes(
-        t.hands[seat], t.active, beat, _may_scout(t, seat), t.scout_show_chips[seat] > 0,
+        t.hands[seat], t.active, beat, _may_scout(t, seat), scout_shows and t.scout_show_chips[seat] > 0,
         t.sns_fallback, t.layout,
     )
 
@@ -633,7 +625,7 @@ def _listing(t: Table) -> list[int]:
     legal = t._legal
     if legal is None:
         if t.phase == PLAYING:
-            legal = _play_actions(t, t.to_act) if t.builtin_shows else t._hook_play_actions(t.to_act)
+            legal = _play_actions(t, t.to_act, True) if t.builtin_shows else t._hook_play_actions(t.to_act)
         elif t.phase == FLIPPING:
             legal = [KEEP, FLIP]
         else:
@@ -645,13 +637,7 @@ def _listing(t: Table) -> list[int]:
 def _shows_and_scouts(t: Table) -> list[int]:
     legal = t._legal
     if legal is None and t.phase == PLAYING and t.builtin_shows:
-        seat = t.to_act
-        hand = t.hands[seat]
-        out: list[int] = []
-        append_plain_shows([c >> SHIFT for c in hand], t.beat, t.layout, out)  # as play_codes lists them
-        if _may_scout(t, seat):
-            append_scouts(len(hand), len(t.active), t.layout, out)
-        return out
+        return _play_actions(t, t.to_act, False)
     sns_base = t.layout.sns_base
     return [code for code in _listing(t) if code < sns_base]
 
