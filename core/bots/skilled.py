@@ -63,11 +63,11 @@ else:
 weighing = _compiled or reference_weighing
 
 
-def _table(view: View, sns_base: int) -> tuple[list[int], bool, list[int], list[int], list[int], int]:
+def _table(view: View, weigher: Any) -> tuple[list[int], bool, list[int], list[int], list[int], int]:
     """What the weigher reads of a view, as the lists its compiled build takes: legal, whether a
     Scout & Show is legal, hand, active set, sizes, seat."""
     legal = list(view.legal)
-    return legal, bool(legal) and legal[-1] >= sns_base, list(view.hand), list(view.active), list(view.hand_sizes), view.seat
+    return legal, weigher.lists_scout_shows(legal), list(view.hand), list(view.active), list(view.hand_sizes), view.seat
 
 
 def _order(item: tuple[float, int]) -> tuple[float, int]:
@@ -88,7 +88,6 @@ class SkilledBot:
         self.rules = rules  # it draws no random numbers: the same view always gets the same move
         codec = rules.codec
         self.width = codec.width
-        self.sns_base = codec.sns_base
         self.empty_beat = rules.strength([])
         self.positions = Positions()
         self.weigher = weighing.Weigher(
@@ -115,7 +114,7 @@ class SkilledBot:
             return self.choose_flip(view.hand)
         tried = self.positions.tried(view)
         if not tried:
-            return self.positions.note(view, self.weigher.best(self.weights, *_table(view, self.sns_base)))
+            return self.positions.note(view, self.weigher.best(self.weights, *_table(view, self.weigher)))
         # Here before in this round: the best move not yet played here, so a loop cannot repeat.
         return self.positions.choose(view, [code for _, code in self.ranked(view)])
 
@@ -141,7 +140,7 @@ class SkilledBot:
         """(value, code) of every move weighed: the shows, the scouts worth weighing, some Scout & Shows (weighing.py)."""
         values: list[float] = []
         codes: list[int] = []
-        self.weigher.weigh(self.weights, *_table(view, self.sns_base), values, codes)
+        self.weigher.weigh(self.weights, *_table(view, self.weigher), values, codes)
         return list(zip(values, codes))
 
     # -- reading a hand ------------------------------------------------------------------------

@@ -330,6 +330,10 @@ class Weigher:
                 values.append(v)
                 codes.append(base + rel)
 
+    def lists_scout_shows(self, legal: list[int]) -> bool:
+        """Whether a full listing holds a Scout & Show: they come last (legal.play_codes). The `sns` of `weigh`."""
+        return len(legal) > 0 and legal[-1] >= self.sns_base
+
     def best(self, w: Weights, legal: list[int], sns: bool, hand: list[int], active: list[int],
              hand_sizes: list[int], seat: int) -> int:
         """The code of the move worth most (between equals, the lower code)."""
@@ -362,6 +366,6 @@ class Weigher:
                 state.apply_legal(self.best(w, legal, sns, hands[seat], state.active, sizes, seat))
             else:
                 legal = state.legal_actions()
-                code = self.best(w, legal, legal[-1] >= self.sns_base, hands[seat], state.active, sizes, seat)
+                code = self.best(w, legal, self.lists_scout_shows(legal), hands[seat], state.active, sizes, seat)
                 state.apply(code)
             moves -= 1
