@@ -8,6 +8,7 @@ Results are cached per hand, since bots ask the same questions many times.
 from __future__ import annotations
 
 import functools
+import weakref
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -17,6 +18,7 @@ if TYPE_CHECKING:
     from scoutlab.rules import Rules
 
 Span = tuple[int, int]  # (start, length) of adjacent cards in a hand
+_CACHE_LIMIT = 200_000  # hand plans kept; cleared when full, so memory stays bounded
 
 
 def flip_hand(rules: Rules, hand: Sequence[int]) -> list[int]:
@@ -27,6 +29,15 @@ def flip_hand(rules: Rules, hand: Sequence[int]) -> list[int]:
 
 def tops(hand: Sequence[int]) -> list[int]:
     return [c >> SHIFT for c in hand]
+
+
+def reader_for(rules: Rules) -> HandReader:
+    """The one reader of a rules object in this process: a simulation makes new bots every
+    game, and a reader of their own would make each game read every hand again."""
+    reader = _READERS.get(rules)
+    if reader is None:
+        _READERS[rules] = reader = HandReader(rules)
+    return reader
 
 
 class HandReader:
@@ -77,14 +88,26 @@ class HandReader:
         if found is not None:
             return found
         n = len(key)
-        ends: list[list[int]] = [[] for _ in range(n + 1)]  # ends[j]: starts of shows ending at j
-        spans = self.spans(key)
-        for start, length in spans:
-            ends[start + length].append(start)
-        fewest = [0] * (n + 1)
-        for j in range(1, n + 1):
-            # a plugin may refuse some single cards: such a hand cannot be emptied by shows alone
-            fewest[j] = min((fewest[i] for i in ends[j]), default=n) + 1
-        longest = max((length for _, length in spans), default=0)
-        self._plans[key] = found = (fewest[n], longest)
+        codes: list[int] = []
+        self.rules.append_shows(list(key), self.empty, 0, codes)
+        w = self.width
+        # fewest[j]: shows that empty the first j cards; a plugin may refuse some single cards, and
+        # a prefix no show ends at counts n + 1 (the hand cannot be emptied by shows alone)
+        fewest = [0] + [-1] * n
+        longest = 0
+        for code in sorted(codes):  # by start: every show ending at a start comes before it
+            start, length = code // w, code % w + 1
+            before = fewest[start] if fewest[start] >= 0 else n + 1
+            end = start + length
+            if fewest[end] < 0 or before + 1 < fewest[end]:
+                fewest[end] = before + 1
+            if length > longest:
+                longest = length
+        found = (fewest[n] if fewest[n] >= 0 else n + 1, longest)
+        if len(self._plans) >= _CACHE_LIMIT:
+            self._plans.clear()
+        self._plans[key] = found
         return found
+
+
+_READERS: weakref.WeakKeyDictionary[Rules, HandReader] = weakref.WeakKeyDictionary()

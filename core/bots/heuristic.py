@@ -22,12 +22,13 @@ played there (`cycles.Positions`), so the table cannot loop until the turn cap.
 from __future__ import annotations
 
 import random
+import weakref
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from scoutlab.bots.cycles import Positions
 from scoutlab.bots.determinize import Knowledge, sample_state
-from scoutlab.bots.hand import HandReader, flip_hand, tops
+from scoutlab.bots.hand import flip_hand, reader_for, tops
 from scoutlab.bots.options import bot_options, positive
 from scoutlab.engine.actions import FLIP, KEEP, Scout, ScoutShow, Show
 from scoutlab.engine.cards import SHIFT, flipped
@@ -43,6 +44,10 @@ DEFAULTS = {
     "scouts": 6,  # scouts (and as many Scout & Shows) considered, best hands first
     "chip_value": 1.5,  # points a held Scout chip is worth beyond its score: the right to scout again
 }
+# The chance that a show is beaten, by (strength, hand size, players, samples), shared by every heuristic
+# bot of one rules object in a process: each entry is dealt from a seed of its own key, so sharing
+# changes no answer, and a simulation that makes new bots every game does not deal them all again.
+_BEATEN: weakref.WeakKeyDictionary[Rules, dict[tuple, float]] = weakref.WeakKeyDictionary()
 
 
 @dataclass(frozen=True)
@@ -66,9 +71,9 @@ class HeuristicBot:
             positive(self.name, key, self.options[key])
         self.rules = rules
         self.rng = rng
-        self.reader = HandReader(rules)
+        self.reader = reader_for(rules)
         self.knowledge = Knowledge(rules)
-        self._beaten: dict[tuple, float] = {}
+        self._beaten = _BEATEN.setdefault(rules, {})
         self.positions = Positions()
 
     def act(self, view: View) -> int:
@@ -196,16 +201,16 @@ class HeuristicBot:
         if size == 0:
             return 0.0
         strength = self.reader.strength(shown)
+        count = self.options["hold_samples"]
         key = (strength if self.rules.builtin_shows else shown, size, players)
-        found = self._beaten.get(key)
+        found = self._beaten.get(key + (count,))
         if found is None:
             deck = self.rules.deck_for(players)
             dealer = random.Random(hash(key) if self.rules.builtin_shows else hash((shown, size, players)))
-            count = self.options["hold_samples"]
             hits = 0
             for _ in range(count):
                 cards = dealer.sample(deck, min(size, len(deck)))
                 values = [(flipped(c) if dealer.random() < 0.5 else c) >> SHIFT for c in cards]
                 hits += bool(self.reader.spans(values, strength))
-            self._beaten[key] = found = hits / count
+            self._beaten[key + (count,)] = found = hits / count
         return found

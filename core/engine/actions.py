@@ -62,6 +62,7 @@ class Codec:
         self.sns_base = self.scout_base + self.scout_count
         self.sns_stride = self.show_count + 1  # the extra slot is "show none"
         self.size = self.sns_base + self.scout_count * self.sns_stride
+        self._decoded: dict[int, Action] = {}  # bots decode the same codes all game; at most `size` entries
 
     def show(self, start: int, length: int) -> int:
         return SHOW_BASE + start * self.width + length - 1
@@ -99,6 +100,9 @@ class Codec:
             raise NotationError(f"{format_action(action)!r}: no hand has a gap {scout.gap}; gaps run from 0 to {self.width}")
 
     def decode(self, code: int) -> Action:
+        found = self._decoded.get(code)
+        if found is not None:
+            return found
         if not 0 <= code < self.size:
             raise ValueError(f"action code {code} is outside 0..{self.size - 1}")
         action = self._decode(code)
@@ -106,6 +110,7 @@ class Codec:
             self._check_fits(action)
         except NotationError:
             raise ValueError(f"action code {code} is unused: its show runs past the largest hand") from None
+        self._decoded[code] = action
         return action
 
     def _decode(self, code: int) -> Action:
