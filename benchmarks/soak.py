@@ -122,7 +122,8 @@ def main(argv: list[str] | None = None) -> int:
         if not args.players or n in args.players
     ]
     print(f"{args.games:,} games per row; turn-cap rounds with a 95% Wilson interval on their rate")
-    print(f"{'variant':<20}{'players':>8}  {'lineup':<18}{'rounds':>9}{'capped':>8}  {'rate [95% interval]':<24}"
+    wide = max(map(len, lineups)) + 2
+    print(f"{'variant':<20}{'players':>8}  {'lineup':<{wide}}{'rounds':>9}{'capped':>8}  {'rate [95% interval]':<24}"
           f"{'longest':>8}{'dec/CPU-s':>11}")
     all_rounds = all_capped = 0
     replays: list[str] = []
@@ -133,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
                 row = soak_row(variant, players, lineup, args.games, pool, args.block)
                 low, high = wilson(row["capped"], row["rounds"])
                 rate = f"{row['capped'] / row['rounds']:.3%} [{low:.3%}, {high:.3%}]"
-                print(f"{variant:<20}{players:>8}  {label:<18}{row['rounds']:>9,}{row['capped']:>8}  {rate:<24}"
+                print(f"{variant:<20}{players:>8}  {label:<{wide}}{row['rounds']:>9,}{row['capped']:>8}  {rate:<24}"
                       f"{row['longest']:>8}{row['decisions'] / max(row['cpu'], 1e-9):>11,.0f}", flush=True)
                 all_rounds += row["rounds"]
                 all_capped += row["capped"]

@@ -21,7 +21,7 @@ from scoutlab.engine.native import legal
 from scoutlab.engine.shows import ShowNode, append_general_shows, builtin_key, builtin_kind, builtin_show_domain
 from scoutlab.engine.state import GameState
 from scoutlab.host import builtin
-from scoutlab.host.guard import call_checked, raised, wrong_answer
+from scoutlab.host.guard import raised, wrong_answer
 from scoutlab.host.manager import make_manager
 from scoutlab.spec.variant import Spec, load_spec
 
@@ -96,14 +96,12 @@ class Rules:
         self.builtin_shows: bool = self._shows_are_builtin()
         self._root = ShowNode((), "set")  # the trie of classified shows (plugin path)
         # Observers, called directly after every action, in the order pluggy would call them (LIFO).
-        self.observers = [_observer(impl) for impl in self.plugins.hook.scoutlab_game_event.get_hookimpls()[::-1]]
+        hooks = self.plugins.hook
+        self.observers = [_direct(impl, ("event", "state")) for impl in hooks.scoutlab_game_event.get_hookimpls()[::-1]]
         self.observed: bool = bool(self.observers)
-        # Score adjusters too, once a round: (plugin, unwrapped function, the arguments it names).
-        self.score_adjusters = [
-            (impl.plugin_name, getattr(impl.function, "__wrapped__", impl.function), impl.argnames)
-            for impl in self.plugins.hook.scoutlab_score_round.get_hookimpls()[::-1]
-        ]
-        self.scores_hooked: bool = bool(self.score_adjusters)
+        # Score adjusters too, at every round end.
+        self.adjusters = [_direct(impl, ("state", "end")) for impl in hooks.scoutlab_score_round.get_hookimpls()[::-1]]
+        self.scores_hooked: bool = bool(self.adjusters)
         # Plugin code that runs mid-action may raise: then `apply` must be able to undo the action.
         # Whether every end condition is the built-in one of its name, which the engine checks itself.
         self.ends_builtin: bool = all(
@@ -155,22 +153,13 @@ class Rules:
 
     # -- plugin code the engine calls mid-action ---------------------------------------------
 
-    def adjusted_scores(
-        self, state: GameState, end: RoundEnd, scores: list[int]
-    ) -> tuple[list[int], tuple[tuple[str, tuple[int, ...]], ...]]:
-        """The scores plus every plugin's adjustment, and each plugin's nonzero adjustment by name (for the log).
-
-        The adjusters are called as pluggy would call them, minus its overhead.
-        """
+    @staticmethod
+    def adjuster_error(plugin: str, end: RoundEnd, state: GameState, exc: Exception | None, answer: object) -> HookError | None:
+        """The error for a score adjuster that raised `exc`, or else answered `answer` (None: a fitting answer)."""
         arguments = {"state": state, "end": end}
-        adjustments = []
-        for plugin, adjust, argnames in self.score_adjusters:
-            # One int per seat, or None: call_checked refuses anything else, naming the plugin.
-            adjustment = call_checked(plugin, "scoutlab_score_round", adjust, argnames, arguments)
-            if adjustment is not None and any(adjustment):
-                scores = [s + a for s, a in zip(scores, adjustment)]
-                adjustments.append((plugin, tuple(adjustment)))
-        return scores, tuple(adjustments)
+        if exc is not None:
+            return raised(plugin, "scoutlab_score_round", arguments, exc)
+        return wrong_answer(plugin, "scoutlab_score_round", arguments, answer)
 
     @staticmethod
     def observer_error(plugin: str, event: Event, state: GameState, exc: Exception | None, answer: object) -> HookError:
@@ -243,15 +232,13 @@ class Rules:
         return self.show_node(tuple(c >> SHIFT for c in cards))
 
 
-def _observer(impl) -> tuple[str, Callable[[Event, GameState], Any]]:
-    """An observer hook implementation as (plugin name, plain function of (event, state)).
-
-    Unwrapped from hookguard's checks, which GameState._observe makes itself, for less overhead.
-    """
+def _direct(impl, order: tuple[str, str]) -> tuple[str, Callable[[Any, Any], Any]]:
+    """A hook implementation as (plugin name, plain function of its two arguments in `order`), for the
+    engine to call after every action or round: unwrapped from hookguard's checks, which it makes itself."""
     function, names = getattr(impl.function, "__wrapped__", impl.function), impl.argnames
-    if names == ("event", "state"):
+    if names == order:
         return impl.plugin_name, function  # the usual signature: no adapter in the way
-    return impl.plugin_name, lambda event, state: function(*[event if name == "event" else state for name in names])
+    return impl.plugin_name, lambda first, second: function(*[first if name == order[0] else second for name in names])
 
 
 def _call(impl, **kwargs: Any) -> Any:

@@ -8,7 +8,6 @@ for the seat to act; `view(seat)` is everything that seat may know (RULES.md 10.
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from scoutlab.base.errors import HookError, IllegalAction, NotationError
@@ -212,11 +211,10 @@ class GameState(Table):
                 return True
         return False
 
-    def _hook_scores(self, end: RoundEnd, scores: list[int]) -> RoundEnd:
-        adjusted, adjustments = self.rules.adjusted_scores(self, end, scores)
-        if adjustments:  # replace() is slow, and most rounds no plugin adjusts anything
-            end = replace(end, scores=tuple(adjusted), adjustments=adjustments)
-        return end
+    def _adjuster_error(self, plugin: str, end: RoundEnd, exc: Exception | None, answer: object) -> BaseException | None:
+        if isinstance(exc, HookError):
+            return exc  # already names its plugin (e.g. a game played inside an adjuster)
+        return self.rules.adjuster_error(plugin, end, self, exc, answer)
 
     def _observe(self, event: Event) -> None:
         """Tell the observers (see `turns._observe`)."""

@@ -8,15 +8,17 @@ compiles this module with mypyc, together with legal.py, as
 its source stamp matches, else this source, which is the reference
 (tests/test_turns_native.py plays every variant both ways and compares).
 
-Plugin code is never called from here directly: where the rules let a plugin decide
-(show strength, end conditions, scores, observers), the loop calls a `_hook_...` method
-that GameState overrides, and only when the compiled rules say a plugin is there.
+Where the rules let a plugin decide (show strength, end conditions), the loop calls a
+`_hook_...` method that GameState overrides, and only when the compiled rules say a
+plugin is there. Observers and score adjusters, which run after every action or round,
+are called directly; GameState words their errors.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from types import MappingProxyType
 from typing import Any, Final
 
@@ -45,7 +47,8 @@ BUILTIN_ENDS: Final = (HAND_EMPTIED, EVERYONE_SCOUTED, OPPONENT_STUCK)
 
 # Every field a Table holds, for copying a state whose compiled fields live outside its __dict__.
 FIELDS: Final = (
-    "rules", "players", "layout", "guarded", "builtin_shows", "observed", "observers", "scores_hooked", "builtin_ends",
+    "rules", "players", "layout", "guarded", "builtin_shows", "observed", "observers", "scores_hooked", "adjusters",
+    "builtin_ends",
     "end_names", "end_exempts", "scout_pays", "extra_turn", "sns_fallback", "flip_reverses", "exemption",
     "max_turns", "points_captured", "points_received", "points_unspent", "points_in_hand",
     "rng", "rounds", "round", "pool", "set_aside", "deals", "round_ends", "totals", "history",
@@ -151,6 +154,7 @@ class Table:
     observed: bool
     observers: tuple[tuple[str, Any], ...]  # (plugin name, function of (event, state)), called after every action
     scores_hooked: bool
+    adjusters: tuple[tuple[str, Any], ...]  # (plugin name, function of (state, end)), called at every round end
     builtin_ends: bool  # every end condition is one of the built-in three
     end_names: tuple[str, ...]
     end_exempts: tuple[bool, ...]
@@ -207,6 +211,7 @@ class Table:
         self.observed = rules.observed
         self.observers = tuple(rules.observers)
         self.scores_hooked = rules.scores_hooked
+        self.adjusters = tuple(rules.adjusters)
         # The built-in conditions by name, unless a plugin offers its own function under that name.
         self.builtin_ends = rules.ends_builtin and all(name in BUILTIN_ENDS for name, _, _ in rules.end_checks)
         self.end_names = tuple([name for name, _, _ in rules.end_checks])
@@ -324,7 +329,8 @@ class Table:
         """Check the rules' end conditions through their functions; end the round and say True if one holds."""
         raise NotImplementedError
 
-    def _hook_scores(self, end: Any, scores: list[int]) -> Any:
+    def _adjuster_error(self, plugin: str, end: Any, exc: Exception | None, answer: Any) -> BaseException | None:
+        """The error to raise for a score adjuster that raised `exc`, or else answered `answer` (None if it fits)."""
         raise NotImplementedError
 
 
@@ -350,7 +356,7 @@ def _copy_into(t: Table, twin: Table) -> None:
     # Every name of FIELDS (tests/test_turns_native.py, test_a_clone_plays_on_alone, checks that none is missed).
     twin.rules, twin.players, twin.layout, twin.guarded = t.rules, t.players, t.layout, t.guarded
     twin.builtin_shows, twin.observed, twin.observers, twin.scores_hooked = t.builtin_shows, t.observed, t.observers, t.scores_hooked
-    twin.builtin_ends, twin.end_names, twin.end_exempts = t.builtin_ends, t.end_names, t.end_exempts
+    twin.adjusters, twin.builtin_ends, twin.end_names, twin.end_exempts = t.adjusters, t.builtin_ends, t.end_names, t.end_exempts
     twin.scout_pays, twin.extra_turn, twin.sns_fallback = t.scout_pays, t.extra_turn, t.sns_fallback
     twin.flip_reverses, twin.exemption, twin.max_turns = t.flip_reverses, t.exemption, t.max_turns
     twin.points_captured, twin.points_received = t.points_captured, t.points_received
@@ -472,7 +478,10 @@ def _observe(t: Table, event: Any) -> None:
         try:
             answer = observe(event, t)
         except Exception as exc:
-            raise t._observer_error(plugin, event, exc, None) from exc
+            error = t._observer_error(plugin, event, exc, None)
+            if error is exc:
+                raise  # already names its plugin
+            raise error from exc
         if answer is not None:
             raise t._observer_error(plugin, event, None, answer)
 
@@ -605,7 +614,7 @@ def _end_round(t: Table, reason: str, exempt: int) -> None:
         (), None if t.last_shower < 0 else t.last_shower,  # no adjustments yet; who made the last show
     )
     if t.scores_hooked:
-        end = t._hook_scores(end, scores)
+        end = _adjusted(t, end, scores)
     t.round_ends.append(end)
     final: tuple[int, ...] = end.scores
     for i in range(n):
@@ -619,6 +628,32 @@ def _end_round(t: Table, reason: str, exempt: int) -> None:
         t.phase = OVER
         if t.observed:
             _observe(t, game_event("game_end", t.round))
+
+
+def _adjusted(t: Table, end: Any, scores: list[int]) -> Any:
+    """The round's end with every score_round plugin's adjustment added, and each nonzero one named for the
+    log. Called directly, as the observers are (`_observe`), since this runs at every round end."""
+    adjustments: list[tuple[str, tuple[int, ...]]] = []
+    for plugin, adjust in t.adjusters:
+        try:
+            answer = adjust(t, end)
+        except Exception as exc:
+            error = t._adjuster_error(plugin, end, exc, None)
+            if error is None or error is exc:
+                raise  # already names its plugin
+            raise error from exc
+        if answer is None:
+            continue
+        error = t._adjuster_error(plugin, end, None, answer)  # one int per seat, or it names the plugin
+        if error is not None:
+            raise error
+        adjustment = tuple(answer)
+        if any(adjustment):
+            scores = [s + a for s, a in zip(scores, adjustment)]
+            adjustments.append((plugin, adjustment))
+    if not adjustments:  # most rounds: no plugin adjusts anything, and replace() is slow
+        return end
+    return replace(end, scores=tuple(scores), adjustments=tuple(adjustments))
 
 
 def _listing(t: Table) -> list[int]:
