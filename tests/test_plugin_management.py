@@ -220,6 +220,24 @@ def test_a_show_hook_that_raises_is_named_with_what_it_was_asked_and_where(clean
     assert isinstance(error.__cause__, ZeroDivisionError)
 
 
+class Nested(Fails):
+    """A hook whose plugin code runs a game of its own, which fails in another plugin: a HookError already."""
+
+    def fail(self, default=None):
+        if not self.armed:
+            return default
+        raise HookError("inner", "scoutlab_show_beats", "show=(5,)", "raised ValueError: inside")
+
+
+@pytest.mark.parametrize("hook", ["scoutlab_score_round", "scoutlab_game_event"])
+def test_a_plugin_error_from_inside_a_hook_passes_through_naming_its_own_plugin(clean_env, hook):
+    with installed_plugin("outer", Nested(hook)):
+        state, code, error = play_until_failure(rules_with("official", ["outer"]))
+    assert code is not None and error.plugin == "inner" and error.hook == "scoutlab_show_beats"
+    assert error.__cause__ is not error  # raised as it is, not from itself
+    assert "the game state is unchanged" in str(error) and state.round_ends == []
+
+
 def test_a_scoring_hook_that_raises_leaves_the_state_as_it_was_and_the_game_can_go_on(clean_env):
     plugin = Fails("scoutlab_score_round")
     with installed_plugin("fragile", plugin):
