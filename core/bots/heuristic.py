@@ -23,8 +23,7 @@ from __future__ import annotations
 
 import random
 import weakref
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from scoutlab.bots.cycles import Positions
 from scoutlab.bots.determinize import Knowledge, sample_state
@@ -50,9 +49,8 @@ DEFAULTS = {
 _BEATEN: weakref.WeakKeyDictionary[Rules, dict[tuple, float]] = weakref.WeakKeyDictionary()
 
 
-@dataclass(frozen=True)
-class Move:
-    """A legal action and the hand it leaves."""
+class Move(NamedTuple):
+    """A legal action and the hand it leaves (a named tuple: a decision makes one per legal action)."""
 
     code: int
     hand: tuple[int, ...]  # the hand after the move
@@ -121,8 +119,16 @@ class HeuristicBot:
     def move(self, view: View, code: int) -> Move:
         action = self.rules.codec.decode(code)
         hand = list(view.hand)
-        scout = action if isinstance(action, Scout) else action.scout if isinstance(action, ScoutShow) else None
-        show = action if isinstance(action, Show) else action.show if isinstance(action, ScoutShow) else None
+        scout: Scout | None
+        show: Show | None
+        if isinstance(action, Show):
+            scout, show = None, action
+        elif isinstance(action, Scout):
+            scout, show = action, None
+        elif isinstance(action, ScoutShow):
+            scout, show = action.scout, action.show
+        else:  # the hand flip is chosen apart (choose_flip)
+            scout, show = None, None
         if scout is not None:
             taken = view.active[-1] if scout.end else view.active[0]
             hand.insert(scout.gap, flipped(taken) if scout.flip else taken)
