@@ -48,8 +48,7 @@ BUILTIN_ENDS: Final = (HAND_EMPTIED, EVERYONE_SCOUTED, OPPONENT_STUCK)
 # Every field a Table holds, for copying a state whose compiled fields live outside its __dict__.
 FIELDS: Final = (
     "rules", "players", "layout", "guarded", "builtin_shows", "observed", "observers", "scores_hooked", "adjusters",
-    "builtin_ends",
-    "end_names", "end_exempts", "scout_pays", "extra_turn", "sns_fallback", "flip_reverses", "exemption",
+    "builtin_ends", "end_names", "end_exempts", "scout_pays", "extra_turn", "sns_fallback", "flip_reverses", "exemption",
     "max_turns", "points_captured", "points_received", "points_unspent", "points_in_hand",
     "rng", "rounds", "round", "pool", "set_aside", "deals", "round_ends", "totals", "history",
     "hands", "active", "active_owner", "beat", "last_shower", "last_seat", "last_kind", "last_scouted",
@@ -480,7 +479,7 @@ def _observe(t: Table, event: Any) -> None:
         except Exception as exc:
             error = t._observer_error(plugin, event, exc, None)
             if error is exc:
-                raise  # already names its plugin
+                raise  # a plugin error of its own, which already names its plugin
             raise error from exc
         if answer is not None:
             raise t._observer_error(plugin, event, None, answer)
@@ -640,7 +639,7 @@ def _adjusted(t: Table, end: Any, scores: list[int]) -> Any:
         except Exception as exc:
             error = t._adjuster_error(plugin, end, exc, None)
             if error is None or error is exc:
-                raise  # already names its plugin
+                raise  # a plugin error of its own, which already names its plugin
             raise error from exc
         if answer is None:
             continue
