@@ -36,11 +36,6 @@ def _grown(k: int) -> int:
     return k * (k + 1) // 2 - 1 if k > 1 else 0
 
 
-def _ranks_before(values: list[float], codes: list[int], i: int, j: int) -> bool:
-    """Whether move i is better than move j: worth more, or as much with the lower code (as skilled._order sorts)."""
-    return values[i] > values[j] or (values[i] == values[j] and codes[i] < codes[j])
-
-
 class Weights:
     """One family's weights (skilled_weights.json, and a user's options) as floats, ready for the loop."""
 
@@ -296,10 +291,13 @@ class Weigher:
         chosen: list[int] = []
         picked = [False] * scouts
         while len(chosen) < min(w.sns_scouts, scouts):
-            best = -1
+            best, best_value, best_code = -1, 0.0, 0
             for i in range(first, first + scouts):
-                if not picked[i - first] and (best < 0 or _ranks_before(values, codes, i, best)):
-                    best = i
+                if picked[i - first]:
+                    continue
+                v, code = values[i], codes[i]  # the order of skilled._order, each move read once
+                if best < 0 or v > best_value or (v == best_value and code < best_code):
+                    best, best_value, best_code = i, v, code
             picked[best - first] = True
             chosen.append(best)
         for i in chosen:
@@ -343,7 +341,7 @@ class Weigher:
         chosen = 0
         best = values[0]
         for i in range(1, len(codes)):
-            v = values[i]  # _ranks_before, written out: this runs for every move of every rollout
+            v = values[i]  # the order of skilled._order: this runs for every move of every rollout
             if v > best or (v == best and codes[i] < codes[chosen]):
                 chosen, best = i, v
         return codes[chosen]
