@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import copy
+import gc
 import math
 import random
 import statistics
+import weakref
 
 import pytest
 
@@ -363,3 +365,13 @@ def test_ratings_recover_the_strengths_the_wins_came_from():
     assert table["skilled"][1] < table["skilled"][0] < table["skilled"][2]
     assert table["skilled"][0] == pytest.approx(1.5 * 400 / math.log(10), abs=5)
     assert not ratings.connected(rows + [{"bot": "a", "lower": "b", "players": 2, "games": 10, "wins": 5}])
+
+
+def test_what_bots_keep_across_games_lets_their_rules_go():
+    """A simulation loads the rules again for every block of games: no bot's shared tables may hold them."""
+    rules = load_rules("official")
+    play_game(rules, 4, make_bots(["heuristic", "greedy", "skilled", "mcts:iterations=10"], rules, 4, 1), 1)
+    gone = weakref.ref(rules)
+    del rules
+    gc.collect()
+    assert gone() is None

@@ -7,11 +7,13 @@ cutting the hand into shows is tried instead, so a wrong recurrence cannot hide.
 from __future__ import annotations
 
 import functools
+import gc
 import random
+import weakref
 
 import pytest
 
-from scoutlab.bots.hand import HandReader, reader_for
+from scoutlab.bots.hand import HandReader
 from scoutlab.host.hookspecs import hookimpl
 from scoutlab.rules import load_rules
 from scoutlab.spec.variant import shipped_variants
@@ -67,7 +69,12 @@ def test_plan_counts_a_hand_no_shows_can_empty_as_more_shows_than_cards():
                 assert reader.plan(values)[0] > len(values) and reader.plan(values)[1] == expected[1], values
 
 
-def test_one_reader_serves_every_bot_of_a_rules_object():
+def test_readers_of_one_rules_object_share_their_plans_and_let_the_rules_go():
     rules = load_rules("official")
-    assert reader_for(rules) is reader_for(rules)
-    assert reader_for(load_rules("official")) is not reader_for(rules)
+    HandReader(rules).plan([1, 2, 3, 7])
+    assert HandReader(rules)._plans == {(1, 2, 3, 7): (2, 3)}
+    assert HandReader(load_rules("official"))._plans == {}
+    gone = weakref.ref(rules)
+    del rules
+    gc.collect()
+    assert gone() is None  # a simulation loads rules again and again: their readings must not pile up

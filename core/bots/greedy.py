@@ -10,7 +10,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from scoutlab.bots.cycles import Positions
-from scoutlab.bots.hand import flip_hand, reader_for, tops
+from scoutlab.bots.hand import HandReader, flip_hand, tops
 from scoutlab.bots.options import bot_options
 from scoutlab.engine.actions import FLIP, KEEP, Scout, Show
 from scoutlab.engine.cards import SHIFT, flipped
@@ -35,7 +35,7 @@ class GreedyBot:
         bot_options(self.name, options, {})
         self.rules = rules
         self.rng = rng
-        self.reader = reader_for(rules)
+        self.reader = HandReader(rules)
         self.positions = Positions()
 
     def act(self, view: View) -> int:

@@ -19,6 +19,10 @@ if TYPE_CHECKING:
 
 Span = tuple[int, int]  # (start, length) of adjacent cards in a hand
 _CACHE_LIMIT = 200_000  # hand plans kept; cleared when full, so memory stays bounded
+# Hand plans, shared by every reader of one rules object in a process: a simulation makes new bots every
+# game, and plans of their own would make each game read every hand again. Weakly keyed, and holding
+# nothing that refers to the rules, so they go with the rules object.
+_PLANS: weakref.WeakKeyDictionary[Rules, dict[tuple[int, ...], tuple[int, int]]] = weakref.WeakKeyDictionary()
 
 
 def flip_hand(rules: Rules, hand: Sequence[int]) -> list[int]:
@@ -31,15 +35,6 @@ def tops(hand: Sequence[int]) -> list[int]:
     return [c >> SHIFT for c in hand]
 
 
-def reader_for(rules: Rules) -> HandReader:
-    """The one reader of a rules object in this process: a simulation makes new bots every
-    game, and a reader of their own would make each game read every hand again."""
-    reader = _READERS.get(rules)
-    if reader is None:
-        _READERS[rules] = reader = HandReader(rules)
-    return reader
-
-
 class HandReader:
     """Shows, strength order and a plan size for hands, under one rules object."""
 
@@ -47,7 +42,7 @@ class HandReader:
         self.rules = rules
         self.width = rules.codec.width
         self.empty = rules.strength([])  # what a show on an empty table must beat
-        self._plans: dict[tuple[int, ...], tuple[int, int]] = {}
+        self._plans = _PLANS.setdefault(rules, {})
 
     # -- shows ----------------------------------------------------------------------------
 
@@ -108,6 +103,3 @@ class HandReader:
             self._plans.clear()
         self._plans[key] = found
         return found
-
-
-_READERS: weakref.WeakKeyDictionary[Rules, HandReader] = weakref.WeakKeyDictionary()

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from scoutlab.bots.cycles import Positions
 from scoutlab.bots.determinize import Knowledge, sample_state
-from scoutlab.bots.hand import flip_hand, reader_for, tops
+from scoutlab.bots.hand import HandReader, flip_hand, tops
 from scoutlab.bots.options import bot_options, positive
 from scoutlab.engine.actions import FLIP, KEEP, Scout, ScoutShow, Show
 from scoutlab.engine.cards import SHIFT, flipped
@@ -69,7 +69,7 @@ class HeuristicBot:
             positive(self.name, key, self.options[key])
         self.rules = rules
         self.rng = rng
-        self.reader = reader_for(rules)
+        self.reader = HandReader(rules)
         self.knowledge = Knowledge(rules)
         self._beaten = _BEATEN.setdefault(rules, {})
         self.positions = Positions()
