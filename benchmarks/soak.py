@@ -10,6 +10,8 @@ with a 95% Wilson interval on the rate. It is a benchmark, not a timed test: the
     python benchmarks/soak.py --games 200 --workers 2         # a quicker look
     python benchmarks/soak.py --variants official --players 4 --lineups heuristic
     python benchmarks/soak.py --lineup "mine=mybot,heuristic"  # add a lineup of your own
+    python benchmarks/soak.py --out soak.json --resume        # keep each row; rerun, and finished rows are skipped
+    python benchmarks/soak.py --table soak.json other.json    # the rows of earlier runs, and their total
 
 A lineup is a list of bots seated in turn (seat i plays bot (i + game) mod len), so in a
 row every bot sits in every seat. Each capped round is printed with the command that
@@ -19,6 +21,8 @@ replays its game. Exit status 1 if any round hit the cap.
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -96,9 +100,44 @@ def parse_lineups(chosen: list[str] | None, extra: list[str]) -> dict[str, list[
     return lineups
 
 
+def row_line(row: dict, wide: int) -> str:
+    """One row of the printed table."""
+    from scoutlab.sim.stats import wilson
+
+    low, high = wilson(row["capped"], row["rounds"])
+    rate = f"{row['capped'] / row['rounds']:.3%} [{low:.3%}, {high:.3%}]"
+    return (f"{row['variant']:<20}{row['players']:>8}  {row['lineup']:<{wide}}{row['games']:>8,}{row['rounds']:>9,}"
+            f"{row['capped']:>8}  {rate:<24}{row['longest']:>8}{row['decisions'] / max(row['cpu'], 1e-9):>11,.0f}")
+
+
+def header(wide: int) -> str:
+    return (f"{'variant':<20}{'players':>8}  {'lineup':<{wide}}{'games':>8}{'rounds':>9}{'capped':>8}  "
+            f"{'rate [95% interval]':<24}{'longest':>8}{'dec/CPU-s':>11}")
+
+
+def summary(rows: list[dict]) -> str:
+    """The total over the rows, and every capped round with the command that replays its game."""
+    from scoutlab.sim.stats import wilson
+
+    capped, rounds = sum(r["capped"] for r in rows), sum(r["rounds"] for r in rows)
+    low, high = wilson(capped, rounds)
+    lines = [f"\n{capped} of {rounds:,} rounds ended by the turn cap. With 95% confidence the rate in "
+             f"these rows is at most {high:.3%}" + (f" and at least {low:.3%}." if capped else ".")]
+    lines += [f"  capped: {replay_command(r['variant'], r['players'], names, game)}"
+              for r in rows for game, names in r["capped_games"]]
+    return "\n".join(lines)
+
+
+def load_rows(paths: list[str]) -> list[dict]:
+    rows: list[dict] = []
+    for path in paths:
+        with open(path) as f:
+            rows += json.load(f)
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     from scoutlab.rules import load_rules
-    from scoutlab.sim.stats import wilson
     from scoutlab.spec.variant import shipped_variants
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -109,7 +148,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lineup", action="append", default=[], metavar="NAME=BOTS", help="an extra lineup")
     parser.add_argument("--workers", type=int, default=1, help="processes (default 1: the machine may be shared)")
     parser.add_argument("--block", type=int, default=50, help="games per task handed to a worker")
+    parser.add_argument("--out", help="JSON file each finished row is kept in")
+    parser.add_argument("--resume", action="store_true", help="skip the rows --out already holds with as many games")
+    parser.add_argument("--table", metavar="JSON", nargs="+", help="print the rows of results files and exit")
     args = parser.parse_args(argv)
+    if args.table:
+        rows = load_rows(args.table)
+        wide = max([len(r["lineup"]) for r in rows] + [6]) + 2
+        print("\n".join([header(wide)] + [row_line(r, wide) for r in rows]))
+        print(summary(rows))
+        return 1 if any(r["capped"] for r in rows) else 0
     if args.games < 1 or args.workers < 1 or args.block < 1:
         parser.error("--games, --workers and --block must be at least 1")
     shipped = [name for name, _ in shipped_variants()]
@@ -117,37 +165,37 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         parser.error(f"not shipped: {', '.join(unknown)} (shipped: {', '.join(shipped)})")
     lineups = parse_lineups(args.lineups, args.lineup)
-    rows = [
+    kept = load_rows([args.out]) if args.out and os.path.exists(args.out) else []
+    cells = [
         (variant, n) for variant in (args.variants or shipped) for n in load_rules(variant).players
         if not args.players or n in args.players
     ]
     print(f"{args.games:,} games per row; turn-cap rounds with a 95% Wilson interval on their rate")
     wide = max(map(len, lineups)) + 2
-    print(f"{'variant':<20}{'players':>8}  {'lineup':<{wide}}{'rounds':>9}{'capped':>8}  {'rate [95% interval]':<24}"
-          f"{'longest':>8}{'dec/CPU-s':>11}")
-    all_rounds = all_capped = 0
-    replays: list[str] = []
+    print(header(wide))
+    done: list[dict] = []
     pool = ProcessPoolExecutor(args.workers) if args.workers > 1 else None
     try:
-        for variant, players in rows:
+        for variant, players in cells:
             for label, lineup in lineups.items():
-                row = soak_row(variant, players, lineup, args.games, pool, args.block)
-                low, high = wilson(row["capped"], row["rounds"])
-                rate = f"{row['capped'] / row['rounds']:.3%} [{low:.3%}, {high:.3%}]"
-                print(f"{variant:<20}{players:>8}  {label:<{wide}}{row['rounds']:>9,}{row['capped']:>8}  {rate:<24}"
-                      f"{row['longest']:>8}{row['decisions'] / max(row['cpu'], 1e-9):>11,.0f}", flush=True)
-                all_rounds += row["rounds"]
-                all_capped += row["capped"]
-                replays += [replay_command(variant, players, names, game) for game, names in row["capped_games"]]
+                key = (variant, players, lineup)
+                earlier = next((r for r in kept if (r["variant"], r["players"], r["bots"]) == key), None)
+                if args.resume and earlier and earlier["games"] >= args.games:
+                    row = earlier
+                else:
+                    row = soak_row(variant, players, lineup, args.games, pool, args.block)
+                    row.update(variant=variant, players=players, lineup=label, bots=lineup)
+                    if args.out:  # saved as each row finishes: a run of hours may be stopped and resumed
+                        kept = [r for r in kept if (r["variant"], r["players"], r["bots"]) != key] + [row]
+                        with open(args.out, "w") as f:
+                            json.dump(kept, f, indent=1)
+                print(row_line(row, wide), flush=True)
+                done.append(row)
     finally:
         if pool:
             pool.shutdown()
-    low, high = wilson(all_capped, all_rounds)
-    print(f"\n{all_capped} of {all_rounds:,} rounds ended by the turn cap. With 95% confidence the rate in "
-          f"these rows is at most {high:.3%}" + (f" and at least {low:.3%}." if all_capped else "."))
-    for command in replays:
-        print(f"  capped: {command}")
-    return 1 if all_capped else 0
+    print(summary(done))
+    return 1 if any(r["capped"] for r in done) else 0
 
 
 if __name__ == "__main__":

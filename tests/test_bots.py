@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import gc
+import json
 import math
 import random
 import statistics
@@ -365,6 +366,24 @@ def test_ratings_recover_the_strengths_the_wins_came_from():
     assert table["skilled"][1] < table["skilled"][0] < table["skilled"][2]
     assert table["skilled"][0] == pytest.approx(1.5 * 400 / math.log(10), abs=5)
     assert not ratings.connected(rows + [{"bot": "a", "lower": "b", "players": 2, "games": 10, "wins": 5}])
+
+
+def test_soak_keeps_each_row_and_a_resumed_run_skips_the_rows_it_has(tmp_path, capsys, monkeypatch):
+    soak = benchmark("soak")
+    out = tmp_path / "soak.json"
+    row = ["--variants", "two-player", "--lineups", "greedy", "--games", "3", "--out", str(out)]
+    assert soak.main(row) == 0
+    kept = json.loads(out.read_text())
+    assert [(r["variant"], r["players"], r["lineup"], r["games"]) for r in kept] == [("two-player", 2, "greedy", 3)]
+    assert kept[0]["rounds"] == 6 and kept[0]["capped"] == 0  # two rounds a game, none capped
+
+    def replayed(*args):
+        raise AssertionError("a row --out already holds was played again")
+
+    monkeypatch.setattr(soak, "soak_row", replayed)
+    assert soak.main(row + ["--resume"]) == 0
+    assert soak.main(["--table", str(out)]) == 0
+    assert "0 of 6 rounds ended by the turn cap" in capsys.readouterr().out
 
 
 def test_what_bots_keep_across_games_lets_their_rules_go():
