@@ -18,7 +18,14 @@ from scoutlab.engine.actions import Codec
 from scoutlab.engine.cards import MASK, SHIFT, full_deck, identity, parse_card
 from scoutlab.engine.events import Event
 from scoutlab.engine.native import legal
-from scoutlab.engine.shows import ShowNode, append_general_shows, builtin_key, builtin_kind, builtin_show_domain
+from scoutlab.engine.shows import (
+    ShowNode,
+    append_general_scout_shows,
+    append_general_shows,
+    builtin_key,
+    builtin_kind,
+    builtin_show_domain,
+)
 from scoutlab.engine.state import GameState
 from scoutlab.host import builtin
 from scoutlab.host.guard import raised, wrong_answer
@@ -218,6 +225,12 @@ class Rules:
             legal.append_shows(tops, beat, base, self.codec.width, out)
         else:
             append_general_shows(tops, beat, self._root, self._grow, self._judge, base, self.codec.width, out)
+
+    def append_scout_shows(self, tops: list[int], value: int, beat, first: int, fallback: int, out: list[int]) -> None:
+        """Under plugins, the Scout & Shows of one scouted card of top number `value` put in at every gap:
+        the shows stronger than `beat` of each new hand, codes from `first` (see `append_general_scout_shows`)."""
+        append_general_scout_shows(tops, value, beat, self._root, self._grow, self._judge, first,
+                                   self.codec.sns_stride, self.codec.width, fallback, out)
 
     def strength(self, cards: list[int]) -> int | ShowNode | None:
         """What a show must beat to replace these cards as the active set.

@@ -130,3 +130,49 @@ def _random_show(rng: random.Random, pool: list[int]) -> list[int]:
         pool.remove(card)
         show.append(card if top(card) == wanted else flipped(card))
     return show
+
+
+# -- Scout & Show under plugins: read once, against every new hand swept whole ----------------------------
+
+PLUGGED = [name for name, _ in shipped_variants() if not load_rules(name).builtin_shows]
+
+
+def swept_scout_shows(state) -> list[int]:
+    """The Scout & Shows of the seat to act written plainly: each new hand, gap by gap, swept whole."""
+    rules, codec = state.rules, state.rules.codec
+    tops = [top(c) for c in state.hands[state.to_act]]
+    out: list[int] = []
+    for end in (0,) if len(state.active) == 1 else (0, 1):
+        taken = state.active[-1] if end else state.active[0]
+        beat = rules.strength(state.active[:-1] if end else state.active[1:])
+        for flip, value in enumerate((top(taken), top(flipped(taken)))):
+            for gap in range(len(tops) + 1):
+                base = codec.sns_base + codec.scout_index(end, bool(flip), gap) * codec.sns_stride
+                before = len(out)
+                rules.append_shows(tops[:gap] + [value] + tops[gap:], beat, base, out)
+                if rules.sns_fallback and len(out) == before:
+                    out.append(base + codec.show_count)
+    return out
+
+
+def listed_scout_shows(state) -> list[int]:
+    out: list[int] = []
+    state._append_scout_shows([top(c) for c in state.hands[state.to_act]], out)
+    return out
+
+
+def test_some_shipped_variants_list_scout_and_show_through_the_hooks() -> None:
+    assert {"house-wrap", "house-runs-first"} <= set(PLUGGED)
+
+
+@pytest.mark.parametrize("variant", PLUGGED + [f"general:{name}" for name in FAST])
+@settings(max_examples=60, deadline=None)
+@given(seed=SEEDS)
+def test_scout_and_show_under_plugins_lists_what_sweeping_every_new_hand_lists(variant: str, seed: int) -> None:
+    """The same codes in the same order (random play picks by position in the list), in random positions."""
+    name = variant.removeprefix("general:")
+    rules = general_rules(name) if variant.startswith("general:") else fast_rules(name)
+    rng = random.Random(seed)
+    state = position_from_data(random_position(rules, rng), source=f"<random position, seed {seed}>", rules=rules)
+    if state.active:
+        assert listed_scout_shows(state) == swept_scout_shows(state)

@@ -96,12 +96,9 @@ class GameState(Table):
             taken = self.active[-1] if end else self.active[0]
             beat = rules.strength(self.active[:-1] if end else self.active[1:])
             for flip, value in enumerate((taken >> SHIFT, flipped(taken) >> SHIFT)):
-                for gap in range(len(tops) + 1):
-                    base = codec.sns_base + codec.scout_index(end, bool(flip), gap) * codec.sns_stride
-                    before = len(out)
-                    rules.append_shows(tops[:gap] + [value] + tops[gap:], beat, base, out)
-                    if rules.sns_fallback and len(out) == before:
-                        out.append(base + codec.show_count)
+                first = codec.sns_base + codec.scout_index(end, bool(flip), 0) * codec.sns_stride
+                rules.append_scout_shows(tops, value, beat, first, first + codec.show_count if rules.sns_fallback else -1,
+                                         out)
 
     # -- applying an action -------------------------------------------------------------------
 

@@ -680,8 +680,9 @@ def _has_action(t: Table) -> bool:
     """Whether the seat to act has a legal action, which the round-end checks ask after every move.
 
     A seat that may scout always has one (and any Scout & Show needs a scout), so then the
-    listing, Scout & Shows and all, waits until someone asks for the legal actions.
+    listing, Scout & Shows and all, waits until someone asks for the legal actions. Plugins
+    decide what a show is and what beats it, never whether a seat may scout, so this holds under them too.
     """
-    if t._legal is None and t.phase == PLAYING and t.builtin_shows and _may_scout(t, t.to_act):
+    if t._legal is None and t.phase == PLAYING and _may_scout(t, t.to_act):
         return True
     return len(_listing(t)) > 0  # a seat that may not scout has only its shows: a short list, kept
