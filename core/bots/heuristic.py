@@ -83,6 +83,7 @@ class HeuristicBot:
         if len(moves) == 1 and not tried:
             return self.positions.note(view, moves[0].code)
         sample = sample_state(self.rules, view, self.knowledge, self.rng)
+        sample.legal_actions()  # listed once here, each copy tried below has it for apply's check
 
         def score(m: Move) -> tuple[float, int]:
             return self.value(view, sample, m, lookahead=True), -m.code
