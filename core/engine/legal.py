@@ -1,9 +1,12 @@
 """The legal plays of the seat to act under the built-in show order: the engine's hot loop.
 
-Plain functions of ints and lists of ints (cards, top numbers, strength keys, action
-codes), importing nothing, so that mypyc can compile this module: setup.py does when a
-C compiler is at hand, and `scoutlab.native` picks the compiled module or this source. This
-source is the reference: tests/test_legal_native.py checks that the two agree.
+Plain functions of ints, lists of ints (cards, strength keys, action codes) and bytes (a
+hand's top numbers), importing nothing, so that mypyc can compile this module: setup.py
+does when a C compiler is at hand, and `scoutlab.native` picks the compiled module or this
+source. This source is the reference: tests/test_legal_native.py checks that the two agree.
+Compiled, a byte of `tops` read at an `i64` index is a bounds check and a load, where an
+item of a list of ints is a reference to count and a number to unbox: the sweeps below
+read each number several times.
 
 A show's strength under the official order is one int, so comparing with the active set
 is a single integer comparison:
@@ -14,7 +17,10 @@ Equal keys are equal strength, which never beats.
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:  # mypyc compiles an i64 to a C int64, with no tag checks; to Python it is an int
+    from mypy_extensions import i64
 
 SHIFT: Final = 5  # a card is top << 5 | bottom (cards.SHIFT; tests check they agree)
 MASK: Final = 31  # the bottom number's bits (cards.MASK)
@@ -103,47 +109,48 @@ def append_shows(tops: list[int], beat_key: int, base: int, width: int, out: lis
 
     A show from position i with n cards has code base + i*width + (n - 1).
     """
-    _sweep(tops, beat_key, base, width, out, None)
+    _sweep(bytes(tops), beat_key, base, width, out, None)
 
 
-def append_plain_shows(tops: list[int], beat_key: int, layout: Layout, out: list[Any]) -> None:
+def append_plain_shows(tops: bytes, beat_key: int, layout: Layout, out: list[Any]) -> None:
     """`append_shows` for a plain Show, with the codes from the layout's table."""
     _sweep(tops, beat_key, 0, layout.width, out, layout.shows)
 
 
-def _sweep(tops: list[int], beat_key: int, base: int, width: int, out: list[Any], table: list[Any] | None) -> None:
+def _sweep(tops: bytes, beat_key: i64, base: i64, width: i64, out: list[Any], table: list[Any] | None) -> None:
     # One sweep per start position: a set or run can only grow while the next card keeps its step.
     # Each show found is relative code `rel`; the table, when given, holds base + rel ready made.
-    n = len(tops)
-    for i in range(n):
-        v = tops[i]
+    # The tops are bytes and the counters i64: compiled, reading a number is a load, not an unboxing.
+    n: i64 = len(tops)
+    i: i64 = 0
+    while i < n:
+        v: i64 = tops[i]
         row = i * width
         if SINGLE_KEY + v > beat_key:
             out.append(table[row] if table is not None else base + row)
-        if i + 1 == n:
-            continue
-        step = tops[i + 1] - v
-        if step == 0:
-            j = i + 1
-            while j < n and tops[j] == v:
-                j += 1
-                if ((((j - i) << 1) | 1) << SHIFT) + v > beat_key:
-                    rel = row + j - i - 1
-                    out.append(table[rel] if table is not None else base + rel)
-        elif step == 1 or step == -1:
-            j = i + 1
-            prev = v
-            while j < n and tops[j] - prev == step:
-                prev = tops[j]
-                j += 1
-                lowest = v if step == 1 else prev
-                if (((j - i) << 1) << SHIFT) + lowest > beat_key:
-                    rel = row + j - i - 1
-                    out.append(table[rel] if table is not None else base + rel)
+        j: i64 = i + 1
+        if j < n:
+            step: i64 = tops[j] - v
+            if step == 0:
+                while j < n and tops[j] == v:
+                    j += 1
+                    if ((((j - i) << 1) | 1) << SHIFT) + v > beat_key:
+                        rel = row + j - i - 1
+                        out.append(table[rel] if table is not None else base + rel)
+            elif step == 1 or step == -1:
+                prev = v
+                while j < n and tops[j] - prev == step:
+                    prev = tops[j]
+                    j += 1
+                    lowest = v if step == 1 else prev
+                    if (((j - i) << 1) << SHIFT) + lowest > beat_key:
+                        rel = row + j - i - 1
+                        out.append(table[rel] if table is not None else base + rel)
+        i += 1
 
 
 def append_insertion_shows(
-    tops: list[int], value: int, gap: int, beat_key: int, base: int, width: int, out: list[Any],
+    tops: bytes, value: i64, gap: i64, beat_key: i64, base: i64, width: i64, out: list[Any],
     table: list[Any] | None = None,
 ) -> None:
     """Append the shows of two or more cards that include a card of `value` inserted at `gap`.
@@ -153,32 +160,38 @@ def append_insertion_shows(
     Codes count positions in the hand after the insertion, where the new card sits at `gap`.
     With a `table`, `base` is an index into it and the code appended is the table's entry.
     """
-    n = len(tops)
+    n: i64 = len(tops)
     # A step (0: set, +1/-1: run left to right) extends only if a neighbour continues it.
-    left_step = value - tops[gap - 1] if gap > 0 else 9
-    right_step = tops[gap] - value if gap < n else 9
-    for step in (0, 1, -1):  # the engine's historical order: sets, rising runs, falling runs
+    left_step: i64 = value - tops[gap - 1] if gap > 0 else 9
+    right_step: i64 = tops[gap] - value if gap < n else 9
+    k: i64 = 0
+    while k < 3:  # the engine's historical order: sets, rising runs, falling runs
+        step: i64 = 0 if k == 0 else (1 if k == 1 else -1)
+        k += 1
         if step != left_step and step != right_step:
             continue
-        left = 0
+        left: i64 = 0
         while gap - left > 0 and tops[gap - left - 1] == value - step * (left + 1):
             left += 1
-        right = 0
+        right: i64 = 0
         while gap + right < n and tops[gap + right] == value + step * (right + 1):
             right += 1
-        for a in range(left + 1):
-            for b in range(right + 1):
+        a: i64 = 0
+        while a <= left:
+            b: i64 = 0
+            while b <= right:
                 count = a + b + 1
-                if count == 1:
-                    continue
-                if step == 0:
-                    key = (((count << 1) | 1) << SHIFT) + value
-                else:
-                    lowest = value - a if step == 1 else value - b
-                    key = ((count << 1) << SHIFT) + lowest
-                if key > beat_key:
-                    at = base + (gap - a) * width + count - 1
-                    out.append(table[at] if table is not None else at)
+                if count > 1:  # the new card alone is the caller's
+                    if step == 0:
+                        key = (((count << 1) | 1) << SHIFT) + value
+                    else:
+                        lowest = value - a if step == 1 else value - b
+                        key = ((count << 1) << SHIFT) + lowest
+                    if key > beat_key:
+                        at = base + (gap - a) * width + count - 1
+                        out.append(table[at] if table is not None else at)
+                b += 1
+            a += 1
 
 
 def append_scouts(hand_size: int, active_size: int, layout: Layout, out: list[int]) -> None:
@@ -186,7 +199,7 @@ def append_scouts(hand_size: int, active_size: int, layout: Layout, out: list[in
     out.extend(layout.scouts[2 * hand_size + (1 if active_size == 1 else 2) - 1])
 
 
-def append_scout_shows(tops: list[int], active: list[int], fallback: bool, layout: Layout, out: list[Any]) -> None:
+def append_scout_shows(tops: bytes, active: list[int], fallback: bool, layout: Layout, out: list[Any]) -> None:
     """Scout & Show: every scout, then every show of the new hand that beats what is left.
 
     The hand's own shows survive an insertion left or right of them (shifted past it), so
@@ -194,15 +207,25 @@ def append_scout_shows(tops: list[int], active: list[int], fallback: bool, layou
     alone and the shows through it are found gap by gap. The codes are the layout's
     ready-made ints (`Layout.sns_table`), walked by index: index and code move together.
     """
-    n = len(tops)
-    width, show_count, stride, sns_base = layout.width, layout.show_count, layout.sns_stride, layout.sns_base
+    n: i64 = len(tops)
+    width: i64 = layout.width
+    show_count: i64 = layout.show_count
+    stride: i64 = layout.sns_stride
+    sns_base: i64 = layout.sns_base
     codes = layout.sns_table(n)
-    span, rows = layout.sns_span, layout.sns_cap + 1  # rows: gaps per side, and starts and lengths per gap
-    for end in range(1 if len(active) == 1 else 2):
+    span: i64 = layout.sns_span
+    rows: i64 = layout.sns_cap + 1  # gaps per side, and starts and lengths per gap
+    ends: i64 = 1 if len(active) == 1 else 2
+    rel: i64
+    start: i64
+    stop: i64
+    gap: i64
+    end: i64 = 0
+    while end < ends:
         taken = active[-1] if end else active[0]
-        beat = active_set_key(active[:-1] if end else active[1:])
+        beat: i64 = active_set_key(active[:-1] if end else active[1:])
         own: list[int] = []
-        append_shows(tops, beat, 0, width, own)
+        _sweep(tops, beat, 0, width, own, None)
         kept_at = [0] * (n + 1)  # how many own shows survive at each gap, for the fallback
         if fallback:
             for rel in own:
@@ -211,15 +234,15 @@ def append_scout_shows(tops: list[int], active: list[int], fallback: bool, layou
                 for gap in range(n + 1):
                     if stop <= gap or start >= gap:
                         kept_at[gap] += 1
-        for flip in range(2):
-            value = (taken & MASK) if flip else (taken >> SHIFT)
+        flip: i64 = 0
+        while flip < 2:
+            value: i64 = (taken & MASK) if flip else (taken >> SHIFT)
             side = end * 2 + flip
             block = side * rows * span  # the index of this side's gap 0, offset 0
             for rel in own:
                 start = rel // width
                 stop = start + rel % width + 1
                 offset = start * rows + rel % width  # where this show sits in a gap's row of the table
-                # While loops, not range(): mypyc compiles them to C loops, with no range objects.
                 at, last = block + stop * span + offset, block + n * span + offset  # gaps stop..n
                 while at <= last:
                     out.append(codes[at])
@@ -229,24 +252,28 @@ def append_scout_shows(tops: list[int], active: list[int], fallback: bool, layou
                     out.append(codes[at])
                     at += span
             single = SINGLE_KEY + value > beat
-            for gap in range(n + 1):
+            gap = 0
+            while gap <= n:
                 base = block + gap * span
                 before = len(out)
-                left = tops[gap - 1] if gap else -2  # -2: no neighbour, nothing within one step
-                right = tops[gap] if gap < n else -2
+                left: i64 = tops[gap - 1] if gap else -2  # -2: no neighbour, nothing within one step
+                right: i64 = tops[gap] if gap < n else -2
                 if single:
                     out.append(codes[base + gap * rows])  # the new card alone
                 if -1 <= value - left <= 1 or -1 <= value - right <= 1:
                     append_insertion_shows(tops, value, gap, beat, base, rows, out, codes)  # a row's starts are `rows` apart
                 if fallback and len(out) == before and not kept_at[gap]:
                     out.append(sns_base + (side * (width + 1) + gap) * stride + show_count)
+                gap += 1
+            flip += 1
+        end += 1
 
 
 def play_codes(
     hand: list[int], active: list[int], beat: int, may_scout: bool, scout_show: bool, fallback: bool, layout: Layout
 ) -> list[int]:
     """Every legal Show, Scout and Scout & Show code of a hand, in that order."""
-    tops = [c >> SHIFT for c in hand]
+    tops = bytes([c >> SHIFT for c in hand])
     out: list[int] = []
     append_plain_shows(tops, beat, layout, out)
     if may_scout:
