@@ -226,14 +226,15 @@ def append_scout_shows(tops: bytes, active: list[int], fallback: bool, layout: L
         beat: i64 = active_set_key(active[:-1] if end else active[1:])
         own: list[int] = []
         _sweep(tops, beat, 0, width, own, None)
-        kept_at = [0] * (n + 1)  # how many own shows survive at each gap, for the fallback
+        split_at: list[int] = [0] * (n + 1)  # how many own shows a card at each gap would split, for the fallback
         if fallback:
             for rel in own:
                 start = rel // width
                 stop = start + rel % width + 1
-                for gap in range(n + 1):
-                    if stop <= gap or start >= gap:
-                        kept_at[gap] += 1
+                gap = start + 1
+                while gap < stop:
+                    split_at[gap] = split_at[gap] + 1
+                    gap += 1
         flip: i64 = 0
         while flip < 2:
             value: i64 = (taken & MASK) if flip else (taken >> SHIFT)
@@ -262,7 +263,7 @@ def append_scout_shows(tops: bytes, active: list[int], fallback: bool, layout: L
                     out.append(codes[base + gap * rows])  # the new card alone
                 if -1 <= value - left <= 1 or -1 <= value - right <= 1:
                     append_insertion_shows(tops, value, gap, beat, base, rows, out, codes)  # a row's starts are `rows` apart
-                if fallback and len(out) == before and not kept_at[gap]:
+                if fallback and len(out) == before and split_at[gap] == len(own):  # no show at all: scout only
                     out.append(sns_base + (side * (width + 1) + gap) * stride + show_count)
                 gap += 1
             flip += 1
