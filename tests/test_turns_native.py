@@ -139,3 +139,19 @@ def test_a_clone_plays_on_alone():
     while not twin.is_over and twin.round == state.round:
         twin.apply(twin.legal_actions()[0])
     assert {name: repr(value) for name, value in state.fields().items()} == plain, "playing the clone changed the original"
+
+
+def test_the_loops_round_end_is_the_dataclass():
+    """The loop makes its RoundEnd by filling the dict (values.round_end): the same frozen record as the constructor's."""
+    import dataclasses
+
+    from scoutlab.base.values import RoundEnd, round_end
+
+    values = (2, "hand_emptied", 1, (3, -2), (4, 0), (1, 0), (2, 3), (0, 2), 17, (("bonus", (1, 0)),), 1)
+    made, constructed = round_end(*values), RoundEnd(*values)
+    assert made == constructed and hash(made) == hash(constructed) and repr(made) == repr(constructed)
+    assert dataclasses.asdict(made) == dataclasses.asdict(constructed)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.scores = (0, 0)  # type: ignore[misc]
+    with pytest.raises(ValueError):
+        round_end(*values[:-1])  # every field, in order: none is left to a default

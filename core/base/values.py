@@ -7,7 +7,7 @@ client can share them without importing each other.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, NamedTuple
 
 
@@ -26,6 +26,22 @@ class RoundEnd:
     turns: int
     adjustments: tuple[tuple[str, tuple[int, ...]], ...] = ()  # (plugin, points per seat) added to scores
     last_shower: int | None = None  # who made the round's last show: the end reasons name them
+
+
+_ROUND_END_FIELDS = tuple(field.name for field in fields(RoundEnd))
+
+
+def round_end(*values: Any) -> RoundEnd:
+    """`RoundEnd(*values)`, every field given in order, for the engine's loop, which ends a round often.
+
+    The frozen dataclass's own __init__ sets each of its eleven fields through object.__setattr__;
+    filling the instance's dict at once makes the same record for 1.8% fewer instructions in a
+    random two-player game (callgrind), where rounds are short. tests/test_turns_native.py
+    compares the two.
+    """
+    end = object.__new__(RoundEnd)
+    end.__dict__.update(zip(_ROUND_END_FIELDS, values, strict=True))
+    return end
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from typing import Any, Final
 from mypy_extensions import mypyc_attr
 
 from scoutlab.base.errors import IllegalAction
-from scoutlab.base.values import RoundEnd
+from scoutlab.base.values import round_end
 from scoutlab.engine.legal import MASK, SHIFT, SHOW_BASE, Layout, active_set_key, play_codes
 
 FLIPPING: Final = "flip"
@@ -607,7 +607,7 @@ def _end_round(t: Table, reason: str, exempt: int) -> None:
         + (0 if i == exempt else in_hand[i] * t.points_in_hand)
         for i in range(n)
     ]
-    end = RoundEnd(
+    end = round_end(
         t.round, reason, None if exempt < 0 else exempt, tuple(scores), tuple(captured),
         tuple(t.chips_received), tuple(t.chips_held), tuple(in_hand), t.turn,
         (), None if t.last_shower < 0 else t.last_shower,  # no adjustments yet; who made the last show
