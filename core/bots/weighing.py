@@ -23,15 +23,17 @@ from typing import TYPE_CHECKING, Any
 from scoutlab.engine.legal import MASK, SHIFT, SHOW_BASE, active_set_key, append_shows
 
 if TYPE_CHECKING:  # compiled, the rollout reads the compiled table's fields directly (setup.py)
+    from mypy_extensions import i64  # compiled, a C int64 with no tag checks (as in legal.py); to Python an int
+
     from scoutlab.engine.turns import Table
 
 
-def runs(k: int) -> int:
+def runs(k: i64) -> i64:
     """The lengths of the shows of 2+ adjacent cards inside a run of k cards, summed: sum of (k - j + 1) * j, j >= 2."""
     return k * (k + 1) * (k + 2) // 6 - k
 
 
-def _grown(k: int) -> int:
+def _grown(k: i64) -> i64:
     """runs(k) - runs(k - 1): what a run gains when it grows to k cards (k >= 1; a lone card gains nothing)."""
     return k * (k + 1) // 2 - 1 if k > 1 else 0
 
@@ -141,19 +143,25 @@ class Weigher:
         self._walk(tops, 1, self.head_runs, self.head_pairs, self.end_same, self.end_up, self.end_down)
         self._walk(tops, -1, self.tail_runs, self.tail_pairs, self.start_same, self.start_up, self.start_down)
 
-    def _walk(self, tops: list[int], direction: int, totals: list[int], pairs_at: list[int], same_at: list[int],
+    def _walk(self, tops: list[int], direction: i64, totals: list[int], pairs_at: list[int], same_at: list[int],
               up_at: list[int], down_at: list[int]) -> None:
         """Read the hand from its left end (direction 1) or its right end (-1): the structure parts of every
         prefix (suffix), and the lengths of the set and runs that end (start) at each card."""
-        n = len(tops)
-        edge = 0 if direction == 1 else n  # the empty prefix (suffix)
+        n: i64 = len(tops)
+        edge: i64 = 0 if direction == 1 else n  # the empty prefix (suffix)
         totals[edge] = pairs_at[edge] = 0
-        total = pairs = 0
-        same = up = down = 0
-        last = -9
-        for k in range(n):
-            i = k if direction == 1 else n - 1 - k
-            step = (tops[i] - last) * direction  # always the step left to right, between this card and the last read
+        total: i64 = 0
+        pairs: i64 = 0
+        same: i64 = 0
+        up: i64 = 0
+        down: i64 = 0
+        last: i64 = -9
+        k: i64 = 0
+        while k < n:
+            i: i64 = k if direction == 1 else n - 1 - k
+            k += 1
+            number: i64 = tops[i]
+            step = (number - last) * direction  # always the step left to right, between this card and the last read
             same = same + 1 if step == 0 else 1
             up = up + 1 if step == 1 else 1
             down = down + 1 if step == -1 else 1
@@ -162,14 +170,16 @@ class Weigher:
             same_at[i], up_at[i], down_at[i] = same, up, down
             at = i + 1 if direction == 1 else i  # the prefix that ends with this card, or the suffix that starts with it
             totals[at], pairs_at[at] = total, pairs
-            last = tops[i]
+            last = number
 
-    def _without(self, w: Weights, tops: list[int], start: int, stop: int) -> float:
+    def _without(self, w: Weights, tops: list[int], start: i64, stop: i64) -> float:
         """The structure of the hand read by _read without tops[start:stop]: its two sides, joined."""
-        total = self.head_runs[start] + self.tail_runs[stop]
-        pairs = self.head_pairs[start] + self.tail_pairs[stop]
+        total: i64 = self.head_runs[start] + self.tail_runs[stop]
+        pairs: i64 = self.head_pairs[start] + self.tail_pairs[stop]
+        a: i64
+        b: i64
         if start > 0 and stop < len(tops):
-            step = tops[stop] - tops[start - 1]
+            step: i64 = tops[stop] - tops[start - 1]
             if step == 0:
                 a, b = self.end_same[start - 1], self.start_same[stop]
                 total += runs(a + b) - runs(a) - runs(b)
@@ -180,17 +190,17 @@ class Weigher:
             elif step == -1:
                 a, b = self.end_down[start - 1], self.start_down[stop]
                 total += runs(a + b) - runs(a) - runs(b)
-        return total + w.set_bonus * pairs
+        return float(total) + w.set_bonus * float(pairs)
 
-    def _with(self, w: Weights, tops: list[int], gap: int, number: int) -> float:
+    def _with(self, w: Weights, tops: list[int], gap: i64, number: i64) -> float:
         """The structure of the hand read by _read with `number` put in at `gap`: it may join either side, or both."""
-        n = len(tops)
-        total = self.head_runs[gap] + self.tail_runs[gap]
-        pairs = self.head_pairs[gap] + self.tail_pairs[gap]
-        left = number - tops[gap - 1] if gap > 0 else 9  # 9: no neighbour, no step
-        right = tops[gap] - number if gap < n else 9
-        a = self.end_same[gap - 1] if left == 0 else 0
-        b = self.start_same[gap] if right == 0 else 0
+        n: i64 = len(tops)
+        total: i64 = self.head_runs[gap] + self.tail_runs[gap]
+        pairs: i64 = self.head_pairs[gap] + self.tail_pairs[gap]
+        left: i64 = number - tops[gap - 1] if gap > 0 else 9  # 9: no neighbour, no step
+        right: i64 = tops[gap] - number if gap < n else 9
+        a: i64 = self.end_same[gap - 1] if left == 0 else 0
+        b: i64 = self.start_same[gap] if right == 0 else 0
         if a or b:  # the new card joins a set (most often it joins nothing, and adds nothing)
             total += runs(a + 1 + b) - runs(a) - runs(b)
             pairs += a + b + a * b  # (a + 1 + b) choose 2, less a choose 2 and b choose 2
@@ -202,7 +212,7 @@ class Weigher:
         b = self.start_down[gap] if right == -1 else 0
         if a or b:
             total += runs(a + 1 + b) - runs(a) - runs(b)
-        return total + w.set_bonus * pairs
+        return float(total) + w.set_bonus * float(pairs)
 
     # -- under plugins: lay out the hand a move leaves and let the rules read it -------------------------
 
@@ -266,19 +276,26 @@ class Weigher:
         so besides the gaps beside a card within one of it, only the hand's two ends are weighed
         (they break no set or run). Under plugins every gap is weighed.
         """
-        n, stride = len(tops), self.width + 1
-        for end in range(1 if len(active) == 1 else 2):
-            taken = active[-1] if end else active[0]
-            for flip in range(2):
-                number = (taken & MASK) if flip else (taken >> SHIFT)
-                base = self.scout_base + (end * 2 + flip) * stride
-                for gap in range(n + 1):
-                    if self.prune and 0 < gap < n and not (
+        n: i64 = len(tops)
+        stride: i64 = self.width + 1
+        ends: i64 = 1 if len(active) == 1 else 2
+        end: i64 = 0
+        while end < ends:
+            taken: i64 = active[-1] if end else active[0]
+            flip: i64 = 0
+            while flip < 2:
+                number: i64 = (taken & MASK) if flip else (taken >> SHIFT)
+                base: i64 = self.scout_base + (end * 2 + flip) * stride
+                gap: i64 = 0
+                while gap <= n:
+                    if not self.prune or gap == 0 or gap == n or (
                             -1 <= tops[gap - 1] - number <= 1 or -1 <= tops[gap] - number <= 1):
-                        continue
-                    held = self._with(w, tops, gap, number) if self.builtin else self._laid_out(tops, 0, 0, gap, number)
-                    values.append(w.structure * held - card * (n + 1) - w.scout)
-                    codes.append(base + gap)
+                        held = self._with(w, tops, gap, number) if self.builtin else self._laid_out(tops, 0, 0, gap, number)
+                        values.append(w.structure * held - card * float(n + 1) - w.scout)
+                        codes.append(base + gap)
+                    gap += 1
+                flip += 1
+            end += 1
 
     def _scout_shows(self, w: Weights, tops: list[int], active: list[int], card: float, others: int, first: int,
                      values: list[float], codes: list[int]) -> None:
