@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from scoutlab.engine.legal import MASK, SHIFT, SHOW_BASE, active_set_key, append_shows
+from scoutlab.engine.turns import apply_legal, scout_and_show_open, shows_and_scouts
 
 if TYPE_CHECKING:  # compiled, the rollout reads the compiled table's fields directly (setup.py)
     from mypy_extensions import i64  # compiled, a C int64 with no tag checks (as in legal.py); to Python an int
@@ -376,9 +377,9 @@ class Weigher:
             hands = state.hands
             sizes = [len(hand) for hand in hands]
             if self.builtin:
-                legal = state.shows_and_scouts()
-                sns = state.scout_and_show_open()
-                state.apply_legal(self.best(w, legal, sns, hands[seat], state.active, sizes, seat))
+                legal = shows_and_scouts(state)  # functions, not methods: see turns.shows_and_scouts
+                sns = scout_and_show_open(state)
+                apply_legal(state, self.best(w, legal, sns, hands[seat], state.active, sizes, seat))
             else:
                 legal = state.legal_actions()
                 code = self.best(w, legal, self.lists_scout_shows(legal), hands[seat], state.active, sizes, seat)

@@ -265,13 +265,12 @@ class Table:
         A search's rollout weighs only the few Scout & Shows it finds itself, so listing the
         hundreds of them after every move would be wasted (see `scout_and_show_open`).
         """
-        return _shows_and_scouts(self)
+        return shows_and_scouts(self)
 
     def scout_and_show_open(self) -> bool:
         """Whether the seat to act may Scout & Show at all: it may scout and holds its Scout & Show chip
         (whether some show then beats what is left is the mover's question)."""
-        seat = self.to_act
-        return self.phase == PLAYING and _may_scout(self, seat) and self.scout_show_chips[seat] > 0
+        return scout_and_show_open(self)
 
     # -- applying an action -------------------------------------------------------------------
 
@@ -291,10 +290,7 @@ class Table:
         """`apply` for a code the caller took from this state's own legal moves (a rollout's choice from
         `shows_and_scouts`, or a Scout & Show it found by the rules): not checked against the listing,
         so the Scout & Shows need never be listed. Where plugin code runs mid-action, `apply` itself."""
-        if self.guarded:
-            self.apply(code)
-        else:
-            _play(self, code)
+        apply_legal(self, code)
 
     @property
     def is_over(self) -> bool:
@@ -668,12 +664,28 @@ def _listing(t: Table) -> list[int]:
     return legal
 
 
-def _shows_and_scouts(t: Table) -> list[int]:
+# Table.shows_and_scouts, scout_and_show_open and apply_legal as functions: compiled, a rollout
+# (bots/weighing.py) calls them in C, where a method of a GameState, a Python subclass, is looked up by name.
+
+
+def shows_and_scouts(t: Table) -> list[int]:
     legal = t._legal
     if legal is None and t.phase == PLAYING and t.builtin_shows:
         return _play_actions(t, t.to_act, False)
     sns_base = t.layout.sns_base
     return [code for code in _listing(t) if code < sns_base]
+
+
+def scout_and_show_open(t: Table) -> bool:
+    seat = t.to_act
+    return t.phase == PLAYING and _may_scout(t, seat) and t.scout_show_chips[seat] > 0
+
+
+def apply_legal(t: Table, code: int) -> None:
+    if t.guarded:
+        t.apply(code)
+    else:
+        _play(t, code)
 
 
 def _has_action(t: Table) -> bool:
