@@ -214,7 +214,7 @@ def append_scout_shows(tops: bytes, active: list[int], fallback: bool, layout: L
     codes = layout.sns_table(n)
     span: i64 = layout.sns_span
     rows: i64 = layout.sns_cap + 1  # gaps per side, and starts and lengths per gap
-    ends: i64 = 1 if len(active) == 1 else 2
+    ends: i64 = 1 if len(active) == 1 else 2  # while loops on i64 below: compiled, C loops with no range objects
     rel: i64
     start: i64
     stop: i64
