@@ -215,3 +215,15 @@ def test_the_bare_environment_refuses_an_action_outside_the_space():
     for action in (-1, game.encoding.size):
         with pytest.raises(IllegalAction, match=f"actions are 0 to {game.encoding.size - 1}"):
             game.step(action)
+
+
+def test_the_wrapped_environment_refuses_an_action_outside_the_space_saying_why():
+    """env() keeps only PettingZoo's order guard: the range check is the bare environment's, with its reason."""
+    game = env("official", 3)
+    with pytest.raises(AttributeError, match="before reset"):
+        game.agent_selection  # noqa: B018 (the order guard's refusal is the point)
+    game.reset(seed=1)
+    size = game.unwrapped.encoding.size
+    for action in (-1, size):
+        with pytest.raises(IllegalAction, match=f"actions are 0 to {size - 1}"):
+            game.step(action)
