@@ -222,7 +222,13 @@ def test_the_wrapped_environment_refuses_an_action_outside_the_space_saying_why(
     game = env("official", 3)
     with pytest.raises(AttributeError, match="before reset"):
         game.agent_selection  # noqa: B018 (the order guard's refusal is the point)
+    with pytest.raises(AttributeError, match="before reset"):
+        game.last()  # answered by the environment itself once reset, refused before as the guard would
     game.reset(seed=1)
+    observation, reward, terminated, truncated, info = game.last()
+    agent = game.agent_selection
+    assert (reward, terminated, truncated, info) == (0.0, False, False, {})
+    assert (observation["action_mask"] == game.observe(agent)["action_mask"]).all()
     size = game.unwrapped.encoding.size
     for action in (-1, size):
         with pytest.raises(IllegalAction, match=f"actions are 0 to {size - 1}"):

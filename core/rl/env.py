@@ -32,7 +32,20 @@ def env(variant: str | Rules = "official", players: int = 4, **options) -> AECEn
     the mask itself, saying why (IllegalAction), and a second wrapper level would forward
     every attribute `last()` reads once more (1.26x the steps a second without it).
     """
-    return wrappers.OrderEnforcingWrapper(raw_env(variant, players, **options))
+    return _OrderGuard(raw_env(variant, players, **options))
+
+
+class _OrderGuard(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's order guard, whose `last()` the environment answers itself.
+
+    The guard's inherited `last()` reads five attributes, each through two `__getattr__`
+    forwards, once per step; asked of the environment, the same answer costs a sixth less.
+    """
+
+    def last(self, observe: bool = True):
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")  # as the guard words it
+        return self.env.last(observe)
 
 
 class raw_env(AECEnv):
