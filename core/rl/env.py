@@ -39,7 +39,8 @@ class _OrderGuard(wrappers.OrderEnforcingWrapper):
     """PettingZoo's order guard, whose `last()` the environment answers itself.
 
     The guard's inherited `last()` reads five attributes, each through two `__getattr__`
-    forwards, once per step; asked of the environment, the same answer costs a sixth less.
+    forwards, once per step; asked of the environment, the same answer makes a step about an
+    eighth cheaper (1.13x the steps a second, benchmarks/rl_env_speed.py).
     """
 
     def last(self, observe: bool = True):
