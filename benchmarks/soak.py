@@ -10,7 +10,7 @@ with a 95% Wilson interval on the rate. It is a benchmark, not a timed test: the
     python benchmarks/soak.py --games 200 --workers 2         # a quicker look
     python benchmarks/soak.py --variants official --players 4 --lineups heuristic
     python benchmarks/soak.py --lineup "mine=mybot,heuristic"  # add a lineup of your own
-    python benchmarks/soak.py --out soak.json --resume        # keep each row; rerun, and finished rows are skipped
+    python benchmarks/soak.py --out soak.json --resume        # keep each row as it plays; rerun to go on where it stopped
     python benchmarks/soak.py --table soak.json other.json    # the rows of earlier runs, and their total
 
 A lineup is a list of bots seated in turn (seat i plays bot (i + game) mod len), so in a
@@ -70,17 +70,28 @@ def play_block(task: tuple[str, int, list[str], int, int]) -> dict:
             "cpu": time.process_time() - started, "capped_games": capped_games}
 
 
+def add_block(total: dict, part: dict) -> dict:
+    """Two parts of one row, added up."""
+    total = dict(total)
+    for key in ("games", "rounds", "capped", "decisions", "cpu"):
+        total[key] += part[key]
+    total["longest"] = max(total["longest"], part["longest"])
+    total["capped_games"] = total["capped_games"] + part["capped_games"]
+    return total
+
+
 def soak_row(variant: str, players: int, lineup: list[str], games: int, pool: ProcessPoolExecutor | None,
-             block: int) -> dict:
-    """Every game of one row, in blocks (over the pool's workers if there is one), added up."""
-    tasks = [(variant, players, lineup, first, min(block, games - first)) for first in range(0, games, block)]
-    parts = pool.map(play_block, tasks) if pool else map(play_block, tasks)
-    total = {"games": 0, "rounds": 0, "capped": 0, "longest": 0, "decisions": 0, "cpu": 0.0, "capped_games": []}
-    for part in parts:
-        for key in ("games", "rounds", "capped", "decisions", "cpu"):
-            total[key] += part[key]
-        total["longest"] = max(total["longest"], part["longest"])
-        total["capped_games"] += part["capped_games"]
+             block: int, start: dict | None = None, keep=lambda row: None) -> dict:
+    """Games [played, games) of one row, in blocks (over the pool's workers if there is one), added to `start`.
+
+    `keep` is called with the row so far after each block, in game order, so a stopped run loses one block."""
+    total = start or {"games": 0, "rounds": 0, "capped": 0, "longest": 0, "decisions": 0, "cpu": 0.0,
+                      "capped_games": []}
+    tasks = [(variant, players, lineup, first, min(block, games - first))
+             for first in range(total["games"], games, block)]
+    for part in (pool.map(play_block, tasks) if pool else map(play_block, tasks)):
+        total = add_block(total, part)
+        keep(total)
     return total
 
 
@@ -149,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=1, help="processes (default 1: the machine may be shared)")
     parser.add_argument("--block", type=int, default=50, help="games per task handed to a worker")
     parser.add_argument("--out", help="JSON file each finished row is kept in")
-    parser.add_argument("--resume", action="store_true", help="skip the rows --out already holds with as many games")
+    parser.add_argument("--resume", action="store_true", help="continue from the games --out already holds for each row")
     parser.add_argument("--table", metavar="JSON", nargs="+", help="print the rows of results files and exit")
     args = parser.parse_args(argv)
     if args.table:
@@ -180,15 +191,20 @@ def main(argv: list[str] | None = None) -> int:
             for label, lineup in lineups.items():
                 key = (variant, players, lineup)
                 earlier = next((r for r in kept if (r["variant"], r["players"], r["bots"]) == key), None)
-                if args.resume and earlier and earlier["games"] >= args.games:
-                    row = earlier
-                else:
-                    row = soak_row(variant, players, lineup, args.games, pool, args.block)
-                    row.update(variant=variant, players=players, lineup=label, bots=lineup)
-                    if args.out:  # saved as each row finishes: a run of hours may be stopped and resumed
+                # games are seeded by their number, so a partial row is continued where it stopped
+                start = earlier if args.resume else None
+
+                def keep(row: dict, key=key, label=label, lineup=lineup) -> None:
+                    nonlocal kept
+                    row.update(variant=key[0], players=key[1], lineup=label, bots=lineup)
+                    if args.out:  # saved after every block: a run of hours may be stopped and resumed
                         kept = [r for r in kept if (r["variant"], r["players"], r["bots"]) != key] + [row]
-                        with open(args.out, "w") as f:
+                        with open(args.out + ".tmp", "w") as f:
                             json.dump(kept, f, indent=1)
+                        os.replace(args.out + ".tmp", args.out)
+
+                row = soak_row(variant, players, lineup, args.games, pool, args.block, start, keep)
+                keep(row)
                 print(row_line(row, wide), flush=True)
                 done.append(row)
     finally:

@@ -368,22 +368,47 @@ def test_ratings_recover_the_strengths_the_wins_came_from():
     assert not ratings.connected(rows + [{"bot": "a", "lower": "b", "players": 2, "games": 10, "wins": 5}])
 
 
-def test_soak_keeps_each_row_and_a_resumed_run_skips_the_rows_it_has(tmp_path, capsys, monkeypatch):
+def test_soak_keeps_each_row_and_a_resumed_run_goes_on_where_it_stopped(tmp_path, capsys, monkeypatch):
     soak = benchmark("soak")
-    out = tmp_path / "soak.json"
-    row = ["--variants", "two-player", "--lineups", "greedy", "--games", "3", "--out", str(out)]
-    assert soak.main(row) == 0
+    out, whole = tmp_path / "soak.json", tmp_path / "whole.json"
+    row = ["--variants", "two-player", "--lineups", "greedy", "--block", "2"]
+    assert soak.main(row + ["--games", "3", "--out", str(out)]) == 0
     kept = json.loads(out.read_text())
     assert [(r["variant"], r["players"], r["lineup"], r["games"]) for r in kept] == [("two-player", 2, "greedy", 3)]
     assert kept[0]["rounds"] == 6 and kept[0]["capped"] == 0  # two rounds a game, none capped
 
-    def replayed(*args):
-        raise AssertionError("a row --out already holds was played again")
+    # a row played in two runs is the row played in one: games are seeded by their number
+    assert soak.main(row + ["--games", "7", "--out", str(out), "--resume"]) == 0
+    assert soak.main(row + ["--games", "7", "--out", str(whole)]) == 0
+    parts, once = json.loads(out.read_text())[0], json.loads(whole.read_text())[0]
+    assert {k: v for k, v in parts.items() if k != "cpu"} == {k: v for k, v in once.items() if k != "cpu"}
 
-    monkeypatch.setattr(soak, "soak_row", replayed)
-    assert soak.main(row + ["--resume"]) == 0
+    def replayed(task):
+        raise AssertionError(f"a game --out already holds was played again: {task}")
+
+    monkeypatch.setattr(soak, "play_block", replayed)
+    assert soak.main(row + ["--games", "7", "--out", str(out), "--resume"]) == 0
     assert soak.main(["--table", str(out)]) == 0
-    assert "0 of 6 rounds ended by the turn cap" in capsys.readouterr().out
+    assert "0 of 14 rounds ended by the turn cap" in capsys.readouterr().out
+
+
+def test_soak_saves_after_every_block(tmp_path, monkeypatch):
+    """A run stopped inside a row keeps the blocks it finished."""
+    soak = benchmark("soak")
+    out, played = tmp_path / "soak.json", []
+    real = soak.play_block
+
+    def stops_after_two(task):
+        if len(played) == 2:
+            raise KeyboardInterrupt
+        played.append(task)
+        return real(task)
+
+    monkeypatch.setattr(soak, "play_block", stops_after_two)
+    with pytest.raises(KeyboardInterrupt):
+        soak.main(["--variants", "two-player", "--lineups", "greedy", "--games", "9", "--block", "2",
+                   "--out", str(out)])
+    assert [r["games"] for r in json.loads(out.read_text())] == [4]
 
 
 def test_what_bots_keep_across_games_lets_their_rules_go():
