@@ -103,10 +103,9 @@ def test_weighing_only_some_gaps_loses_no_scout_value(official):
 
 def scouts(bot, tops, active):
     """The values of the scouts the bot weighs in this hand."""
-    values, codes = [], []
     bot.weigher._read(tops)  # the hand's tables, which weigh() fills before it weighs the scouts
-    bot.weigher._scouts(bot.weights, tops, active, 1.0, values, codes)
-    return values
+    count = bot.weigher._scouts(bot.weights, tops, active, 1.0, 0)
+    return [bot.weigher.values[i] for i in range(count)]
 
 
 def test_it_empties_its_hand_when_it_can(official):

@@ -94,6 +94,16 @@ def test_a_move_is_weighed_from_the_hands_tables_exactly(module):
                 tops[:gap] + [number] + tops[gap:], 0.3)
 
 
+def test_the_moves_weighed_are_all_kept_when_there_are_more_than_the_scratch_holds(module):
+    """_weigh keeps its moves in scratch tables of 64 to start with: they grow, and lose nothing."""
+    weigher = module.Weigher(14, 0, 0, 0, True, None, None)
+    at = 0
+    for i in range(300):
+        at = weigher._put(at, i / 2, 1000 + i)
+    assert at == 300 and len(weigher.codes) >= 300
+    assert [(weigher.values[i], weigher.codes[i]) for i in range(300)] == [(i / 2, 1000 + i) for i in range(300)]
+
+
 def test_the_module_under_test_is_compiled_from_this_source(compiled):
     assert compiled is not reference and compiled.__file__.endswith((".so", ".pyd")), compiled.__file__
     source = resources.files("scoutlab.bots").joinpath("weighing.py").read_bytes()

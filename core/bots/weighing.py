@@ -20,12 +20,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from librt.vecs import vec  # compiled, an array of unboxed C ints; to Python a list-like object
+from mypy_extensions import i64  # compiled, a C int64 with no tag checks (as in legal.py); to Python an int
+
 from scoutlab.engine.legal import MASK, SHIFT, SHOW_BASE, active_set_key, append_shows
 from scoutlab.engine.turns import apply_legal, scout_and_show_open, shows_and_scouts
 
 if TYPE_CHECKING:  # compiled, the rollout reads the compiled table's fields directly (setup.py)
-    from mypy_extensions import i64  # compiled, a C int64 with no tag checks (as in legal.py); to Python an int
-
     from scoutlab.engine.turns import Table
 
 
@@ -105,16 +106,14 @@ class Weigher:
         self.read = read  # under plugins: tops -> structure, the skilled bot's cached reading
         # The hand read by _read: for i in 0..n, the structure parts of tops[:i] and of tops[i:]; for each
         # card, the lengths of the set, rising run and falling run that end at it and that start at it.
-        self.head_runs: list[int] = []
-        self.head_pairs: list[int] = []
-        self.tail_runs: list[int] = []
-        self.tail_pairs: list[int] = []
-        self.end_same: list[int] = []
-        self.end_up: list[int] = []
-        self.end_down: list[int] = []
-        self.start_same: list[int] = []
-        self.start_up: list[int] = []
-        self.start_down: list[int] = []
+        # vecs, not lists: compiled, an entry is a C int written and read in place, never a boxed int.
+        self.head_runs = self.head_pairs = self.tail_runs = self.tail_pairs = vec[i64]()
+        self.end_same = self.end_up = self.end_down = vec[i64]()
+        self.start_same = self.start_up = self.start_down = vec[i64]()
+        # The moves weighed by _weigh, (values[i], codes[i]) for i < its count: scratch space, kept across calls
+        # so that a rollout's thousands of weighings allocate nothing.
+        self.values = vec[float]([0.0] * 64)
+        self.codes = vec[i64]([0] * 64)
 
     def __reduce__(self) -> tuple[type, tuple[int, int, int, int, bool, Any, Any]]:
         """Copied and pickled as what it was made from: its tables are only scratch space."""
@@ -136,26 +135,31 @@ class Weigher:
         """Fill the tables of this hand's prefixes and suffixes (see __init__)."""
         n = len(tops)
         if len(self.head_runs) < n + 1:
-            size = n + 8
-            self.head_runs, self.head_pairs = [0] * size, [0] * size
-            self.tail_runs, self.tail_pairs = [0] * size, [0] * size
-            self.end_same, self.end_up, self.end_down = [0] * size, [0] * size, [0] * size
-            self.start_same, self.start_up, self.start_down = [0] * size, [0] * size, [0] * size
+            zeros = [0] * (n + 8)
+            self.head_runs, self.head_pairs = vec[i64](zeros), vec[i64](zeros)
+            self.tail_runs, self.tail_pairs = vec[i64](zeros), vec[i64](zeros)
+            self.end_same, self.end_up, self.end_down = vec[i64](zeros), vec[i64](zeros), vec[i64](zeros)
+            self.start_same, self.start_up, self.start_down = vec[i64](zeros), vec[i64](zeros), vec[i64](zeros)
         self._walk(tops, 1, self.head_runs, self.head_pairs, self.end_same, self.end_up, self.end_down)
         self._walk(tops, -1, self.tail_runs, self.tail_pairs, self.start_same, self.start_up, self.start_down)
 
-    def _walk(self, tops: list[int], direction: i64, totals: list[int], pairs_at: list[int], same_at: list[int],
-              up_at: list[int], down_at: list[int]) -> None:
+    def _walk(self, tops: list[int], direction: i64, totals: vec[i64], pairs_at: vec[i64], same_at: vec[i64],
+              up_at: vec[i64], down_at: vec[i64]) -> None:
         """Read the hand from its left end (direction 1) or its right end (-1): the structure parts of every
         prefix (suffix), and the lengths of the set and runs that end (start) at each card."""
         n: i64 = len(tops)
         edge: i64 = 0 if direction == 1 else n  # the empty prefix (suffix)
-        totals[edge] = pairs_at[edge] = 0
+        totals[edge] = 0
+        pairs_at[edge] = 0
         total: i64 = 0
         pairs: i64 = 0
         same: i64 = 0
         up: i64 = 0
         down: i64 = 0
+        # _grown of each run's length, kept as it grows: _grown(k) - _grown(k - 1) = k for k >= 2
+        grown_same: i64 = 0
+        grown_up: i64 = 0
+        grown_down: i64 = 0
         last: i64 = -9
         k: i64 = 0
         while k < n:
@@ -163,14 +167,29 @@ class Weigher:
             k += 1
             number: i64 = tops[i]
             step = (number - last) * direction  # always the step left to right, between this card and the last read
-            same = same + 1 if step == 0 else 1
-            up = up + 1 if step == 1 else 1
-            down = down + 1 if step == -1 else 1
-            total += _grown(same) + _grown(up) + _grown(down)
+            if step == 0:
+                same += 1
+                grown_same += same
+            else:
+                same, grown_same = 1, 0
+            if step == 1:
+                up += 1
+                grown_up += up
+            else:
+                up, grown_up = 1, 0
+            if step == -1:
+                down += 1
+                grown_down += down
+            else:
+                down, grown_down = 1, 0
+            total += grown_same + grown_up + grown_down
             pairs += same - 1
-            same_at[i], up_at[i], down_at[i] = same, up, down
-            at = i + 1 if direction == 1 else i  # the prefix that ends with this card, or the suffix that starts with it
-            totals[at], pairs_at[at] = total, pairs
+            same_at[i] = same
+            up_at[i] = up
+            down_at[i] = down
+            at: i64 = i + 1 if direction == 1 else i  # the prefix that ends with this card, or the suffix that starts with it
+            totals[at] = total
+            pairs_at[at] = pairs
             last = number
 
     def _without(self, w: Weights, tops: list[int], start: i64, stop: i64) -> float:
@@ -233,7 +252,40 @@ class Weigher:
         is not read, so a rollout passes only these (`Table.shows_and_scouts`). `sns`: whether
         a Scout & Show may be legal, which the shows found after the best scouts then settle.
         """
-        width, scout_base = self.width, self.scout_base
+        count = self._weigh(w, legal, sns, hand, active, hand_sizes, seat)
+        for i in range(count):
+            values.append(self.values[i])
+            codes.append(self.codes[i])
+
+    def best(self, w: Weights, legal: list[int], sns: bool, hand: list[int], active: list[int],
+             hand_sizes: list[int], seat: int) -> int:
+        """The code of the move worth most (between equals, the lower code)."""
+        count: i64 = self._weigh(w, legal, sns, hand, active, hand_sizes, seat)
+        values, codes = self.values, self.codes
+        chosen: i64 = 0
+        best = values[0]
+        i: i64 = 1
+        while i < count:
+            v = values[i]  # the order of skilled._order: this runs for every move of every rollout
+            if v > best or (v == best and codes[i] < codes[chosen]):
+                chosen, best = i, v
+            i += 1
+        return codes[chosen]
+
+    def _put(self, at: i64, value: float, code: i64) -> i64:
+        """Keep one weighed move at place `at` of the scratch tables (grown when full); the next place."""
+        if at == len(self.codes):
+            self.values = vec[float](list(self.values) + [0.0] * at)
+            self.codes = vec[i64](list(self.codes) + [0] * at)
+        self.values[at] = value
+        self.codes[at] = code
+        return at + 1
+
+    def _weigh(self, w: Weights, legal: list[int], sns: bool, hand: list[int], active: list[int],
+               hand_sizes: list[int], seat: int) -> i64:
+        """Weigh the moves (see weigh) into the scratch tables; how many."""
+        width: i64 = self.width
+        scout_base: i64 = self.scout_base
         tops = [c >> SHIFT for c in hand]
         total = 0
         fewest = -1  # the fewest cards another seat holds: cards cost more as it nears an empty hand
@@ -244,34 +296,33 @@ class Weigher:
         card = w.card + w.urgency / (1 + max(fewest, 0))
         others = total - len(tops)
         capture = w.capture * len(active)
-        count = len(legal)
+        count: i64 = len(legal)
         if self.builtin:
             self._read(tops)
-        at = 0
+        at: i64 = 0
+        weighed: i64 = 0
         while at < count and legal[at] < scout_base:
-            code = legal[at]
+            code: i64 = legal[at]
             rel = code - SHOW_BASE
             start, length = rel // width, rel % width + 1
             kept = len(tops) - length
-            v = capture + w.shown * length + (w.structure * self._show_structure(w, tops, start, start + length)
-                                              - card * kept)
+            v = capture + w.shown * float(length) + (w.structure * self._show_structure(w, tops, start, start + length)
+                                                     - card * float(kept))
             if not kept:
                 v += w.empty * others
-            values.append(v)
-            codes.append(code)
+            weighed = self._put(weighed, v, code)
             at += 1
         if at < count:  # it may scout: every scout is legal (legal.append_scouts)
-            first = len(values)
-            self._scouts(w, tops, active, card, values, codes)
+            first = weighed
+            weighed = self._scouts(w, tops, active, card, weighed)
             if sns:
-                self._scout_shows(w, tops, active, card, others, first, values, codes)
-        if not codes:  # only Scout & Shows, and no show: the first
-            values.append(0.0)
-            codes.append(legal[0])
+                weighed = self._scout_shows(w, tops, active, card, others, first, weighed)
+        if not weighed:  # only Scout & Shows, and no show: the first
+            weighed = self._put(weighed, 0.0, legal[0])
+        return weighed
 
-    def _scouts(self, w: Weights, tops: list[int], active: list[int], card: float, values: list[float],
-                codes: list[int]) -> None:
-        """Append the scouts worth weighing.
+    def _scouts(self, w: Weights, tops: list[int], active: list[int], card: float, weighed: i64) -> i64:
+        """Keep the scouts worth weighing from place `weighed` on; the next place.
 
         Under the built-in shows a card that joins no neighbour adds nothing wherever it goes,
         so besides the gaps beside a card within one of it, only the hand's two ends are weighed
@@ -292,34 +343,38 @@ class Weigher:
                     if not self.prune or gap == 0 or gap == n or (
                             -1 <= tops[gap - 1] - number <= 1 or -1 <= tops[gap] - number <= 1):
                         held = self._with(w, tops, gap, number) if self.builtin else self._laid_out(tops, 0, 0, gap, number)
-                        values.append(w.structure * held - card * float(n + 1) - w.scout)
-                        codes.append(base + gap)
+                        weighed = self._put(weighed, w.structure * held - card * float(n + 1) - w.scout, base + gap)
                     gap += 1
                 flip += 1
             end += 1
+        return weighed
 
-    def _scout_shows(self, w: Weights, tops: list[int], active: list[int], card: float, others: int, first: int,
-                     values: list[float], codes: list[int]) -> None:
-        """The Scout & Shows after the best few scouts (values[first:], best value first, then the lower code)."""
+    def _scout_shows(self, w: Weights, tops: list[int], active: list[int], card: float, others: int, first: i64,
+                     weighed: i64) -> i64:
+        """Keep the Scout & Shows after the best few scouts (kept at first..weighed - 1, best value first, then
+        the lower code) from place `weighed` on; the next place."""
         width, stride = self.width, self.sns_stride
         capture = w.capture * (len(active) - 1)
         cost = w.scout + w.scout_show
         beats: list[Any] = [None, None]  # what a show must beat after a scout from each end
-        scouts = len(codes) - first
+        scouts = weighed - first
         chosen: list[int] = []
         picked = [False] * scouts
         while len(chosen) < min(w.sns_scouts, scouts):
-            best, best_value, best_code = -1, 0.0, 0
-            for i in range(first, first + scouts):
-                if picked[i - first]:
-                    continue
-                v, code = values[i], codes[i]  # the order of skilled._order, each move read once
-                if best < 0 or v > best_value or (v == best_value and code < best_code):
-                    best, best_value, best_code = i, v, code
+            best: i64 = -1
+            best_value = 0.0
+            best_code: i64 = 0
+            i: i64 = first
+            while i < first + scouts:
+                if not picked[i - first]:
+                    v, code = self.values[i], self.codes[i]  # the order of skilled._order, each move read once
+                    if best < 0 or v > best_value or (v == best_value and code < best_code):
+                        best, best_value, best_code = i, v, code
+                i += 1
             picked[best - first] = True
-            chosen.append(best)
-        for i in chosen:
-            index = codes[i] - self.scout_base
+            chosen.append(best_code)
+        for scout in chosen:
+            index = scout - self.scout_base
             end, gap = index // (width + 1) // 2, index % (width + 1)
             taken = active[-1] if end else active[0]
             number = (taken & MASK) if (index // (width + 1)) % 2 else (taken >> SHIFT)
@@ -343,26 +398,12 @@ class Weigher:
                                                   - card * kept) - cost
                 if not kept:
                     v += w.empty * others
-                values.append(v)
-                codes.append(base + rel)
+                weighed = self._put(weighed, v, base + rel)
+        return weighed
 
     def lists_scout_shows(self, legal: list[int]) -> bool:
         """Whether a full listing holds a Scout & Show: they come last (legal.play_codes). The `sns` of `weigh`."""
         return len(legal) > 0 and legal[-1] >= self.sns_base
-
-    def best(self, w: Weights, legal: list[int], sns: bool, hand: list[int], active: list[int],
-             hand_sizes: list[int], seat: int) -> int:
-        """The code of the move worth most (between equals, the lower code)."""
-        values: list[float] = []
-        codes: list[int] = []
-        self.weigh(w, legal, sns, hand, active, hand_sizes, seat, values, codes)
-        chosen = 0
-        best = values[0]
-        for i in range(1, len(codes)):
-            v = values[i]  # the order of skilled._order: this runs for every move of every rollout
-            if v > best or (v == best and codes[i] < codes[chosen]):
-                chosen, best = i, v
-        return codes[chosen]
 
     def play_out(self, w: Weights, state: Table, moves: int, ended: int) -> None:
         """Play this bot's move for every seat in turn, `moves` moves (-1: no limit), while `ended` rounds have
