@@ -37,7 +37,7 @@ def runs(k: i64) -> i64:
 
 def _grown(k: i64) -> i64:
     """runs(k) - runs(k - 1): what a run gains when it grows to k cards (k >= 1; a lone card gains nothing)."""
-    return k * (k + 1) // 2 - 1 if k > 1 else 0
+    return k * (k + 1) // 2 - 1 if k > 1 else i64(0)  # i64(0): a bare 0 would box both branches (legal.py)
 
 
 class Weights:
@@ -148,7 +148,7 @@ class Weigher:
         """Read the hand from its left end (direction 1) or its right end (-1): the structure parts of every
         prefix (suffix), and the lengths of the set and runs that end (start) at each card."""
         n: i64 = len(tops)
-        edge: i64 = 0 if direction == 1 else n  # the empty prefix (suffix)
+        edge: i64 = i64(0) if direction == 1 else n  # the empty prefix (suffix)
         totals[edge] = 0
         pairs_at[edge] = 0
         total: i64 = 0
@@ -217,19 +217,20 @@ class Weigher:
         n: i64 = len(tops)
         total: i64 = self.head_runs[gap] + self.tail_runs[gap]
         pairs: i64 = self.head_pairs[gap] + self.tail_pairs[gap]
-        left: i64 = number - tops[gap - 1] if gap > 0 else 9  # 9: no neighbour, no step
-        right: i64 = tops[gap] - number if gap < n else 9
-        a: i64 = self.end_same[gap - 1] if left == 0 else 0
-        b: i64 = self.start_same[gap] if right == 0 else 0
+        # literals as i64(...): a bare 9 or 0 would make mypyc box both branches (see legal.py)
+        left: i64 = number - tops[gap - 1] if gap > 0 else i64(9)  # 9: no neighbour, no step
+        right: i64 = tops[gap] - number if gap < n else i64(9)
+        a: i64 = self.end_same[gap - 1] if left == 0 else i64(0)
+        b: i64 = self.start_same[gap] if right == 0 else i64(0)
         if a or b:  # the new card joins a set (most often it joins nothing, and adds nothing)
             total += runs(a + 1 + b) - runs(a) - runs(b)
             pairs += a + b + a * b  # (a + 1 + b) choose 2, less a choose 2 and b choose 2
-        a = self.end_up[gap - 1] if left == 1 else 0
-        b = self.start_up[gap] if right == 1 else 0
+        a = self.end_up[gap - 1] if left == 1 else i64(0)
+        b = self.start_up[gap] if right == 1 else i64(0)
         if a or b:
             total += runs(a + 1 + b) - runs(a) - runs(b)
-        a = self.end_down[gap - 1] if left == -1 else 0
-        b = self.start_down[gap] if right == -1 else 0
+        a = self.end_down[gap - 1] if left == -1 else i64(0)
+        b = self.start_down[gap] if right == -1 else i64(0)
         if a or b:
             total += runs(a + 1 + b) - runs(a) - runs(b)
         return float(total) + w.set_bonus * float(pairs)

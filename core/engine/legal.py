@@ -17,10 +17,11 @@ Equal keys are equal strength, which never beats.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
-if TYPE_CHECKING:  # mypyc compiles an i64 to a C int64, with no tag checks; to Python it is an int
-    from mypy_extensions import i64
+# mypyc compiles an i64 to a C int64, with no tag checks; to Python it is an int. A conditional
+# expression's literal is written i64(9): a bare 9 would make mypyc box both branches as Python ints.
+from mypy_extensions import i64
 
 SHIFT: Final = 5  # a card is top << 5 | bottom (cards.SHIFT; tests check they agree)
 MASK: Final = 31  # the bottom number's bits (cards.MASK)
@@ -161,8 +162,8 @@ def append_insertion_shows(
     """
     n: i64 = len(tops)
     # A step (0: set, +1/-1: run left to right) extends only if a neighbour continues it.
-    left_step: i64 = value - tops[gap - 1] if gap > 0 else 9
-    right_step: i64 = tops[gap] - value if gap < n else 9
+    left_step: i64 = value - tops[gap - 1] if gap > 0 else i64(9)
+    right_step: i64 = tops[gap] - value if gap < n else i64(9)
     k: i64 = 0  # while loops on i64: a tuple of steps and range() loops cost a 28-card game 8% more (callgrind)
     while k < 3:  # the engine's historical order: sets, rising runs, falling runs
         step: i64 = 0 if k == 0 else (1 if k == 1 else -1)
