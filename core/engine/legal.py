@@ -1,12 +1,13 @@
 """The legal plays of the seat to act under the built-in show order: the engine's hot loop.
 
-Plain functions of ints, lists of ints (cards, strength keys, action codes) and bytes (a
-hand's top numbers), importing nothing, so that mypyc can compile this module: setup.py
-does when a C compiler is at hand, and `scoutlab.native` picks the compiled module or this
-source. This source is the reference: tests/test_legal_native.py checks that the two agree.
-Compiled, a byte of `tops` read at an `i64` index is a bounds check and a load, where an
-item of a list of ints is a reference to count and a number to unbox: the sweeps below
-read each number several times.
+Plain functions of ints, lists of ints (cards, strength keys, action codes) and vecs of
+i64 (a hand's top numbers), importing only mypyc's runtime types, so that mypyc can compile
+this module: setup.py does when a C compiler is at hand, and `scoutlab.native` picks the
+compiled module or this source. This source is the reference: tests/test_legal_native.py
+checks that the two agree. Compiled, an item of the `vec[i64]` `tops` read at an `i64`
+index is a bounds check and a load, where an item of a list of ints is a reference to
+count and a number to unbox: the sweeps below read each number several times. (The vec is
+filled card by card in C; `bytes([...])` cost as much again as the sweep that read it.)
 
 A show's strength under the official order is one int, so comparing with the active set
 is a single integer comparison:
@@ -21,6 +22,7 @@ from typing import Any, Final
 
 # mypyc compiles an i64 to a C int64, with no tag checks; to Python it is an int. A conditional
 # expression's literal is written i64(9): a bare 9 would make mypyc box both branches as Python ints.
+from librt.vecs import append, vec
 from mypy_extensions import i64
 
 SHIFT: Final = 5  # a card is top << 5 | bottom (cards.SHIFT; tests check they agree)
@@ -110,15 +112,27 @@ def append_shows(tops: list[int], beat_key: int, base: int, width: int, out: lis
 
     A show from position i with n cards has code base + i*width + (n - 1).
     """
-    _sweep(bytes(tops), beat_key, base, width, out, None)
+    _sweep(vec[i64](tops), beat_key, base, width, out, None)
 
 
-def append_plain_shows(tops: bytes, beat_key: int, layout: Layout, out: list[Any]) -> None:
+def top_numbers(hand: list[int]) -> vec[i64]:
+    """The top number of each card of a hand."""
+    n: i64 = len(hand)
+    tops = vec[i64](capacity=n)
+    i: i64 = 0
+    while i < n:
+        card: i64 = hand[i]
+        tops = append(tops, card >> SHIFT)
+        i += 1
+    return tops
+
+
+def append_plain_shows(tops: vec[i64], beat_key: int, layout: Layout, out: list[Any]) -> None:
     """`append_shows` for a plain Show, with the codes from the layout's table."""
     _sweep(tops, beat_key, 0, layout.width, out, layout.shows)
 
 
-def _sweep(tops: bytes, beat_key: i64, base: i64, width: i64, out: list[Any], table: list[Any] | None) -> None:
+def _sweep(tops: vec[i64], beat_key: i64, base: i64, width: i64, out: list[Any], table: list[Any] | None) -> None:
     # One sweep per start position: a set or run can only grow while the next card keeps its step.
     # Each show found is relative code `rel`; the table, when given, holds base + rel ready made.
     n: i64 = len(tops)
@@ -150,7 +164,7 @@ def _sweep(tops: bytes, beat_key: i64, base: i64, width: i64, out: list[Any], ta
 
 
 def append_insertion_shows(
-    tops: bytes, value: i64, gap: i64, beat_key: i64, base: i64, width: i64, out: list[Any],
+    tops: vec[i64], value: i64, gap: i64, beat_key: i64, base: i64, width: i64, out: list[Any],
     table: list[Any] | None = None,
 ) -> None:
     """Append the shows of two or more cards that include a card of `value` inserted at `gap`.
@@ -199,7 +213,7 @@ def append_scouts(hand_size: int, active_size: int, layout: Layout, out: list[in
     out.extend(layout.scouts[2 * hand_size + (1 if active_size == 1 else 2) - 1])
 
 
-def append_scout_shows(tops: bytes, active: list[int], fallback: bool, layout: Layout, out: list[Any]) -> None:
+def append_scout_shows(tops: vec[i64], active: list[int], fallback: bool, layout: Layout, out: list[Any]) -> None:
     """Scout & Show: every scout, then every show of the new hand that beats what is left.
 
     The hand's own shows survive an insertion left or right of them (shifted past it), so
@@ -257,8 +271,8 @@ def append_scout_shows(tops: bytes, active: list[int], fallback: bool, layout: L
             while gap <= n:
                 base = block + gap * span
                 before = len(out)
-                left: i64 = tops[gap - 1] if gap else -2  # -2: no neighbour, nothing within one step
-                right: i64 = tops[gap] if gap < n else -2
+                left: i64 = tops[gap - 1] if gap else i64(-2)  # -2: no neighbour, nothing within one step
+                right: i64 = tops[gap] if gap < n else i64(-2)
                 if single:
                     out.append(codes[base + gap * rows])  # the new card alone
                 if -1 <= value - left <= 1 or -1 <= value - right <= 1:
@@ -274,7 +288,7 @@ def play_codes(
     hand: list[int], active: list[int], beat: int, may_scout: bool, scout_show: bool, fallback: bool, layout: Layout
 ) -> list[int]:
     """Every legal Show, Scout and Scout & Show code of a hand, in that order."""
-    tops = bytes([c >> SHIFT for c in hand])
+    tops = top_numbers(hand)
     out: list[int] = []
     append_plain_shows(tops, beat, layout, out)
     if may_scout:
