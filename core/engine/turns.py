@@ -57,6 +57,9 @@ FIELDS: Final = (
 )
 
 
+# Made after every action an observer sees: never GC-tracked (it holds only strings, ints and a read-only
+# mapping of them, so it is in no cycle) and made in the memory of the last one freed.
+@mypyc_attr(acyclic=True, free_list_len=1)
 class Event:
     """One game event as observers (the scoutlab_game_event hook) receive it: `kind`, `round`, `data`.
 
