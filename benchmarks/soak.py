@@ -203,8 +203,8 @@ def main(argv: list[str] | None = None) -> int:
                             json.dump(kept, f, indent=1)
                         os.replace(args.out + ".tmp", args.out)
 
+                # kept after every block; a row --out already holds in full is neither replayed nor rewritten
                 row = soak_row(variant, players, lineup, args.games, pool, args.block, start, keep)
-                keep(row)
                 print(row_line(row, wide), flush=True)
                 done.append(row)
     finally:
