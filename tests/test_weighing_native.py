@@ -80,7 +80,7 @@ def module(request, compiled):
 
 def test_a_move_is_weighed_from_the_hands_tables_exactly(module):
     """What a show leaves and what a scout makes, read from the tables, is the structure of that hand laid out."""
-    weigher = module.Weigher(14, 0, 0, 0, True, None, None)
+    weigher = module.Weigher(14, 0, 0, 0, None, None)
     weights = module.Weights({**skilled.DEFAULTS, "set_bonus": 0.3})
     for rng, tops in random_hands(2, 1500):
         weigher._read(tops)
@@ -94,9 +94,34 @@ def test_a_move_is_weighed_from_the_hands_tables_exactly(module):
                 tops[:gap] + [number] + tops[gap:], 0.3)
 
 
+@pytest.mark.parametrize("variant", ["official", "house-wrap", "house-runs-first"])
+def test_under_plugins_a_move_is_weighed_from_the_shows_each_card_starts(module, variant):
+    """The same under plugins (`ShowTrie`): read through the rules' classified shows, what a move leaves is
+    the structure of that hand read whole; under the official rules, exactly the built-in reading's."""
+    rules = load_rules(variant)
+    weigher = module.Weigher(14, 0, 0, 0, rules, module.ShowTrie(rules))
+    weights = module.Weights({**skilled.DEFAULTS, "set_bonus": 0.3})
+    rng = random.Random(5)
+    for _ in range(1500):
+        tops = [rng.randint(1, 10) for _ in range(rng.randint(0, 13))]
+        if rng.random() < 0.3:
+            tops.sort(reverse=rng.random() < 0.5)
+        cases = [(start, rng.randint(start + 1, len(tops)), -1, 0) for start in range(len(tops))]
+        cases += [(0, 0, gap, rng.randint(1, 10)) for gap in range(len(tops) + 1)]
+        for start, stop, gap, number in cases:
+            left = tops[:start] + tops[stop:] if gap < 0 else tops[:gap] + [number] + tops[gap:]
+            whole = weigher.structure(weights, left)
+            weigher._read(tops)
+            found = weigher._shows_without(weights, tops, start, stop) if gap < 0 else weigher._shows_with(
+                weights, tops, gap, number)
+            assert found == pytest.approx(whole), (tops, start, stop, gap, number)
+            if variant == "official":
+                assert found == whole == module.builtin_structure(left, 0.3)
+
+
 def test_the_moves_weighed_are_all_kept_when_there_are_more_than_the_scratch_holds(module):
     """_weigh keeps its moves in scratch tables of 64 to start with: they grow, and lose nothing."""
-    weigher = module.Weigher(14, 0, 0, 0, True, None, None)
+    weigher = module.Weigher(14, 0, 0, 0, None, None)
     at = 0
     for i in range(300):
         at = weigher._put(at, i / 2, 1000 + i)
@@ -129,8 +154,8 @@ def test_both_builds_weigh_every_decision_of_a_game_alike(compiled, variant, pla
     codec = rules.codec
     weighers = {}
     for name, module in (("source", reference), ("compiled", compiled)):
-        weigher = module.Weigher(codec.width, codec.scout_base, codec.sns_base, codec.sns_stride, rules.builtin_shows,
-                                 rules, bot.structure)
+        weigher = module.Weigher(codec.width, codec.scout_base, codec.sns_base, codec.sns_stride, rules,
+                                 None if rules.builtin_shows else module.ShowTrie(rules))
         weighers[name] = (weigher, module.Weights(bot.options))
     rng = random.Random(players)
     decisions = 0
@@ -152,10 +177,10 @@ def test_both_builds_weigh_every_decision_of_a_game_alike(compiled, variant, pla
                 values, codes = [], []
                 weigher.weigh(weights, legal, sns, state.hands[seat], state.active, sizes, seat, values, codes)
                 found[name] = (values, codes, weigher.best(weights, legal, sns, state.hands[seat], state.active, sizes, seat))
-                if rules.builtin_shows:  # the rollout's way (weighing.play_out) weighs the same moves the same
-                    values, codes = [], []
-                    weigher.weigh(weights, short, open_, state.hands[seat], state.active, sizes, seat, values, codes)
-                    assert (values, codes) == found[name][:2], state.where()
+                # the rollout's way (weighing.play_out) weighs the same moves the same
+                values, codes = [], []
+                weigher.weigh(weights, short, open_, state.hands[seat], state.active, sizes, seat, values, codes)
+                assert (values, codes) == found[name][:2], state.where()
             assert found["source"] == found["compiled"], state.where()
             assert set(found["source"][1]) <= set(legal)
             decisions += 1
@@ -172,8 +197,8 @@ def test_a_rollout_plays_the_moves_a_checked_game_plays(compiled, variant, playe
     bot.use_weights(players)
     codec = rules.codec
     for module in (reference, compiled):
-        weigher = module.Weigher(codec.width, codec.scout_base, codec.sns_base, codec.sns_stride, rules.builtin_shows,
-                                 rules, bot.structure)
+        weigher = module.Weigher(codec.width, codec.scout_base, codec.sns_base, codec.sns_stride, rules,
+                                 None if rules.builtin_shows else module.ShowTrie(rules))
         weights = module.Weights(bot.options)
         for seed in range(3):
             state = rules.new_game(players, seed)

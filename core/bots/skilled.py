@@ -10,9 +10,10 @@ Every candidate move is scored by what it does now and by the hand it leaves:
 and weighed by a few weights (skilled_weights.json), tuned by self-play (scripts/train_skilled.py).
 
 It is fast because it never copies the game: the moves come from the legal codes by
-arithmetic, a hand's structure is cached by its numbers, and of the hundreds of Scout &
-Shows it weighs only those after the few scouts that leave the best hands. What a show
-is comes from the rules object (`append_shows`), so plugins that change shows change its
+arithmetic, a hand is read once per decision into tables every move is weighed from, and
+of the hundreds of Scout & Shows it weighs only those after the few scouts that leave the
+best hands. What a show is comes from the rules object (`append_shows`, and under plugins
+`weighing.ShowTrie`, their answers kept as a table), so plugins that change shows change its
 reading too. Back in a position it has played before, it plays its best move not yet
 played there (`cycles.Positions`), so the table cannot loop until the turn cap.
 """
@@ -50,10 +51,6 @@ def family(players: int) -> str:
 # Every option a user may set (`skilled:capture=1.5`), with the three-to-five player weights as defaults.
 DEFAULTS: dict[str, Any] = dict(WEIGHTS["families"]["three-to-five"])
 DEFAULTS["sns_scouts"] = 4  # Scout & Shows weighed: after this many of the best scouts
-_CACHE_LIMIT = 200_000  # hand readings kept; cleared when full, so memory stays bounded
-# Hand readings under plugins, shared by every skilled bot of one rules object in a process: a simulation
-# makes new bots for every game, and a cold cache would make each game pay for every hand again.
-_READINGS: weakref.WeakKeyDictionary[Rules, dict[float, dict[tuple[int, ...], float]]] = weakref.WeakKeyDictionary()
 # The move scoring: compiled with mypyc where it is built and the engine's loop is too (it calls the
 # compiled listing), else its source (weighing.py), which is the reference.
 if native.legal is native.reference:
@@ -61,6 +58,19 @@ if native.legal is native.reference:
 else:
     _compiled, WEIGHING_BUILD = native.pick(__package__, "_weighing_native", "weighing.py")
 weighing = _compiled or reference_weighing
+# Under plugins, which runs of numbers are shows, shared by every skilled bot of one rules object in a process:
+# a simulation makes new bots for every game, and each would otherwise ask the rules about every show again.
+_TRIES: weakref.WeakKeyDictionary[Rules, Any] = weakref.WeakKeyDictionary()
+
+
+def show_trie(rules: Rules) -> Any:
+    """The shared `weighing.ShowTrie` of these rules, or None under the built-in shows (integer keys instead)."""
+    if rules.builtin_shows:
+        return None
+    trie = _TRIES.get(rules)
+    if trie is None:
+        trie = _TRIES[rules] = weighing.ShowTrie(rules)
+    return trie
 
 
 def _table(view: View, weigher: Any) -> tuple[list[int], bool, list[int], list[int], list[int], int]:
@@ -83,30 +93,22 @@ class SkilledBot:
     def __init__(self, rules: Rules, rng: random.Random, options: dict[str, Any]):
         checked = bot_options(self.name, options, DEFAULTS)
         self.overrides = {key: checked[key] for key in options}  # win over the family's weights
-        # per player count: (weights as given, the same ready for the weigher, the shared hand readings under plugins)
-        self._families: dict[int, tuple[dict[str, Any], Any, dict[tuple[int, ...], float]]] = {}
+        # per player count: (weights as given, the same ready for the weigher)
+        self._families: dict[int, tuple[dict[str, Any], Any]] = {}
         self.rules = rules  # it draws no random numbers: the same view always gets the same move
         codec = rules.codec
-        self.width = codec.width
-        self.empty_beat = rules.strength([])
         self.positions = Positions()
-        self.weigher = weighing.Weigher(
-            codec.width, codec.scout_base, codec.sns_base, codec.sns_stride, rules.builtin_shows, rules, self.structure
-        )
+        self.weigher = weighing.Weigher(codec.width, codec.scout_base, codec.sns_base, codec.sns_stride, rules,
+                                        show_trie(rules))
         self.use_weights(max(rules.players))
-        # Which kind earns `set_bonus` under plugins: the one that wins between a set and a run of as many
-        # cards (sets under the official order; a plugin may rank runs first).
-        low = rules.lowest
-        self.sets_first = rules.beats((low, low), (low, low + 1))
 
     def use_weights(self, players: int) -> None:
         """Play with the weights of this player count's family (and the options given)."""
         found = self._families.get(players)
         if found is None:
             weights = {**DEFAULTS, **WEIGHTS["families"][family(players)], **self.overrides}
-            readings = _READINGS.setdefault(self.rules, {}).setdefault(weights["set_bonus"], {})
-            found = self._families[players] = (weights, weighing.Weights(weights), readings)
-        self.options, self.weights, self._structure = found
+            found = self._families[players] = (weights, weighing.Weights(weights))
+        self.options, self.weights = found
 
     def act(self, view: View) -> int:
         self.use_weights(view.players)
@@ -120,7 +122,8 @@ class SkilledBot:
 
     def play_out(self, state: GameState, moves: int, ended: int) -> None:
         """Play on as this bot in every seat of a game it may see whole, `moves` moves (-1: no limit) while
-        `ended` rounds have ended. A search's rollout: no cycle memory, so a rollout can meet the turn cap, which ends it."""
+        `ended` rounds have ended. A search's rollout, on its own copy of the game (left as it is where plugin code
+        raises): no cycle memory, so a rollout can meet the turn cap, which ends it."""
         self.weigher.play_out(self.weights, state, moves, ended)
 
     # -- the hand flip -----------------------------------------------------------------------
@@ -148,28 +151,3 @@ class SkilledBot:
     def hand_value(self, tops: list[int]) -> float:
         """Points a hand is worth as it stands: its structure, less its cards."""
         return self.weigher.hand_value(self.weights, tops)
-
-    def structure(self, tops: list[int]) -> float:
-        """Under plugins: every show of 2+ adjacent cards the rules find counts its length, one kind more (cached)."""
-        key = tuple(tops)
-        found = self._structure.get(key)
-        if found is not None:
-            return found
-        total = self._general_structure(tops)
-        if len(self._structure) >= _CACHE_LIMIT:
-            self._structure.clear()
-        self._structure[key] = total
-        return total
-
-    def _general_structure(self, tops: list[int]) -> float:
-        """`structure` through the rules' own show finder, for plugins that change what a show is."""
-        codes: list[int] = []
-        self.rules.append_shows(tops, self.empty_beat, 0, codes)
-        width, bonus = self.width, self.options["set_bonus"]
-        total = 0.0
-        for rel in codes:
-            length = rel % width + 1
-            if length > 1:
-                start = rel // width
-                total += length + (bonus if (tops[start] == tops[start + 1]) == self.sets_first else 0.0)
-        return total

@@ -9,8 +9,8 @@ rollouts play thousands of skilled moves a decision, so this is its hot loop too
 
 Under the built-in shows every question about a show is an integer key from the engine's
 listing (`legal.append_shows`, `legal.active_set_key`), called directly; where a plugin
-changes what a show is, the rules object's own `append_shows` and `strength` are called
-and the skilled bot's cached reading of a hand (`read`) is used instead.
+changes what a show is, the rules object's own `append_shows` and `strength` are called,
+and a hand is read through `ShowTrie`, the rules' classified shows as a table of ints.
 
 Both builds do the same float arithmetic in the same order, so a move's value is the same
 float in each and ties break the same way (the lower code).
@@ -20,11 +20,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from librt.vecs import vec  # compiled, an array of unboxed C ints; to Python a list-like object
+from librt.vecs import extend, vec  # compiled, an array of unboxed C ints; to Python a list-like object
 from mypy_extensions import i64  # compiled, a C int64 with no tag checks (as in legal.py); to Python an int
 
 from scoutlab.engine.legal import MASK, SHIFT, SHOW_BASE, active_set_key, append_shows
-from scoutlab.engine.turns import apply_legal, scout_and_show_open, shows_and_scouts
+from scoutlab.engine.turns import apply_in_rollout, scout_and_show_open, shows_and_scouts
 
 if TYPE_CHECKING:  # compiled, the rollout reads the compiled table's fields directly (setup.py)
     from scoutlab.engine.turns import Table
@@ -86,44 +86,106 @@ def builtin_structure(tops: list[int], set_bonus: float) -> float:
     return total + set_bonus * pairs
 
 
+UNKNOWN = 0  # a child the trie has not asked the rules about yet (node 0 is the root, never a child)
+NO_SHOW = -1  # the child is no show, so neither is anything longer (every prefix of a show is a show)
+_TRIE_LIMIT = 100_000  # nodes kept; cleared when full, so memory stays bounded under a plugin that accepts anything
+
+
+class ShowTrie:
+    """Which runs of top numbers are shows under one rules object's plugins, as a table of ints.
+
+    The rules classify a run of numbers once, through their plugins (`Rules.classify`, which
+    keeps its own trie of answers); this mirrors those answers as `children[node * span + number]`,
+    the node one card longer, so that reading a hand never calls into Python once the shows
+    it holds have been asked about. One is shared by every skilled bot of a rules object.
+    """
+
+    def __init__(self, rules: Any) -> None:
+        self.rules = rules
+        self.span: i64 = rules.highest + 1  # the numbers on the cards are 0..highest
+        low = rules.lowest
+        # Which kind earns the set bonus: the one that wins between a set and a run of as many cards
+        # (sets under the official order; a plugin may rank runs first).
+        self.sets_first: bool = rules.beats((low, low), (low, low + 1))
+        self.children = vec[i64]()
+        self.nodes: list[tuple[int, ...]] = []
+        self.clear()
+
+    def __reduce__(self) -> tuple[type, tuple[Any]]:
+        """Copied and pickled as its rules: the table is only what it has learnt of them."""
+        return ShowTrie, (self.rules,)
+
+    def clear(self) -> None:
+        """Forget every answer but the root's row."""
+        self.children = vec[i64]([UNKNOWN] * self.span)
+        self.nodes = [()]  # each node's top numbers
+
+    def child(self, node: i64, number: i64) -> i64:
+        """The node of `node`'s numbers and then `number`, or NO_SHOW when they are no show."""
+        found: i64 = self.children[node * self.span + number]
+        return found if found != UNKNOWN else self._learn(node, number)
+
+    def _learn(self, node: i64, number: i64) -> i64:
+        values = self.nodes[node] + (number,)
+        found: i64 = NO_SHOW
+        if self.rules.classify(values) is not None:
+            found = len(self.nodes)
+            self.nodes.append(values)
+            self.children = extend(self.children, [UNKNOWN] * self.span)
+        self.children[node * self.span + number] = found
+        return found
+
+    def start_reading(self) -> None:
+        """Called before each hand is read: past the limit, start again (never mid-reading, which holds node ids)."""
+        if len(self.nodes) > _TRIE_LIMIT:
+            self.clear()
+
+
 class Weigher:
     """The skilled bot's move scoring under one rules object's action layout.
 
-    Under the built-in shows, a hand is read once per decision into tables of its prefixes
-    and suffixes (`_read`), and every show or scout is then weighed in a few steps from
-    them. Under plugins the hand a move leaves is laid out and read by the rules.
+    A hand is read once per decision into tables (`_read`), and every show or scout is then
+    weighed in a few steps from them: under the built-in shows, the structure of each prefix
+    and suffix; under plugins (`trie` given), how far the show from each card reaches.
     """
 
-    def __init__(self, width: int, scout_base: int, sns_base: int, sns_stride: int, builtin: bool, rules: Any,
-                 read: Any) -> None:
+    def __init__(self, width: int, scout_base: int, sns_base: int, sns_stride: int, rules: Any,
+                 trie: ShowTrie | None) -> None:
         self.width = width
         self.scout_base = scout_base
         self.sns_base = sns_base
         self.sns_stride = sns_stride
-        self.builtin = builtin  # the built-in shows: integer keys, no call into Python
-        self.prune = builtin  # weigh a scout only where it can join a neighbour, and at the ends (see _scouts)
+        self.builtin = trie is None  # the built-in shows: integer keys, no call into Python
+        self.prune = self.builtin  # weigh a scout only where it can join a neighbour, and at the ends (see _scouts)
         self.rules = rules  # under plugins: its append_shows and strength
-        self.read = read  # under plugins: tops -> structure, the skilled bot's cached reading
+        self.trie = trie  # under plugins: which runs of numbers are shows
         # The hand read by _read: for i in 0..n, the structure parts of tops[:i] and of tops[i:]; for each
         # card, the lengths of the set, rising run and falling run that end at it and that start at it.
         # vecs, not lists: compiled, an entry is a C int written and read in place, never a boxed int.
         self.head_runs = self.head_pairs = self.tail_runs = self.tail_pairs = vec[i64]()
         self.end_same = self.end_up = self.end_down = vec[i64]()
         self.start_same = self.start_up = self.start_down = vec[i64]()
+        # The hand read by _read under plugins: for each card, how many cards the longest show that starts
+        # at it holds (every shorter one from there is a show too); for i in 0..n, the structure parts of
+        # the shows that start left of card i (their lengths, and how many earn the set bonus).
+        self.reach = self.before_lengths = self.before_bonus = vec[i64]()
         # The moves weighed by _weigh, (values[i], codes[i]) for i < its count: scratch space, kept across calls
         # so that a rollout's thousands of weighings allocate nothing.
         self.values = vec[float]([0.0] * 64)
         self.codes = vec[i64]([0] * 64)
 
-    def __reduce__(self) -> tuple[type, tuple[int, int, int, int, bool, Any, Any]]:
+    def __reduce__(self) -> tuple[type, tuple[int, int, int, int, Any, ShowTrie | None]]:
         """Copied and pickled as what it was made from: its tables are only scratch space."""
-        return Weigher, (self.width, self.scout_base, self.sns_base, self.sns_stride, self.builtin, self.rules, self.read)
+        return Weigher, (self.width, self.scout_base, self.sns_base, self.sns_stride, self.rules, self.trie)
 
     def structure(self, w: Weights, tops: list[int]) -> float:
-        """Every set or run of 2+ adjacent cards in the hand, counting its length (sets a little more)."""
+        """Every show of 2+ adjacent cards in the hand, counting its length, one kind a little more (sets,
+        unless a plugin ranks runs first)."""
         if self.builtin:
             return builtin_structure(tops, w.set_bonus)
-        return float(self.read(tops))
+        self._read(tops)
+        n: i64 = len(tops)
+        return float(self.before_lengths[n]) + w.set_bonus * float(self.before_bonus[n])
 
     def hand_value(self, w: Weights, tops: list[int]) -> float:
         """Points a hand is worth as it stands: its structure, less its cards."""
@@ -132,7 +194,10 @@ class Weigher:
     # -- reading a hand once, then every move from it (built-in shows) ----------------------------------
 
     def _read(self, tops: list[int]) -> None:
-        """Fill the tables of this hand's prefixes and suffixes (see __init__)."""
+        """Fill the tables of this hand (see __init__)."""
+        if not self.builtin:
+            self._read_shows(tops)
+            return
         n = len(tops)
         if len(self.head_runs) < n + 1:
             zeros = [0] * (n + 8)
@@ -235,15 +300,118 @@ class Weigher:
             total += runs(a + 1 + b) - runs(a) - runs(b)
         return float(total) + w.set_bonus * float(pairs)
 
-    # -- under plugins: lay out the hand a move leaves and let the rules read it -------------------------
+    # -- the same under plugins: the shows that start at each card ----------------------------------------
+    # A show's every prefix is a show, so the shows that start at a card are those of 1..reach cards. A move
+    # changes only the shows that start left of where it cuts or inserts and reach it: the rest are read
+    # from the tables, and those few are walked on through the trie.
 
-    def _laid_out(self, tops: list[int], cut: int, stop: int, gap: int, number: int) -> float:
-        """The structure, as the rules read it, of `tops` without tops[cut:stop] and with `number` at `gap` (-1: none)."""
-        left = tops[:cut] + tops[stop:] if gap < 0 else tops[:gap] + [number] + tops[gap:]
-        return float(self.read(left))
+    def _read_shows(self, tops: list[int]) -> None:
+        """Fill `reach`, `before_lengths` and `before_bonus` for this hand (see __init__)."""
+        trie = self.trie
+        assert trie is not None
+        trie.start_reading()
+        n: i64 = len(tops)
+        if len(self.reach) < n + 1:
+            zeros = [0] * (n + 8)
+            self.reach, self.before_lengths, self.before_bonus = vec[i64](zeros), vec[i64](zeros), vec[i64](zeros)
+        lengths: i64 = 0
+        bonus: i64 = 0
+        s: i64 = 0
+        while s < n:
+            self.before_lengths[s] = lengths
+            self.before_bonus[s] = bonus
+            node: i64 = 0
+            reach: i64 = 0
+            while s + reach < n:
+                node = trie.child(node, tops[s + reach])
+                if node == NO_SHOW:
+                    break
+                reach += 1
+            self.reach[s] = reach
+            if reach > 1:
+                lengths += reach * (reach + 1) // 2 - 1  # the shows of 2..reach cards
+                if (tops[s] == tops[s + 1]) == trie.sets_first:
+                    bonus += reach - 1
+            s += 1
+        self.before_lengths[n] = lengths
+        self.before_bonus[n] = bonus
+
+    def _shows_without(self, w: Weights, tops: list[int], start: i64, stop: i64) -> float:
+        """`_without` under plugins: the structure of the hand read by _read_shows without tops[start:stop]."""
+        trie = self.trie
+        assert trie is not None
+        n: i64 = len(tops)
+        # the shows starting right of the cut are as they were; so are those left of it that stop short of it
+        lengths: i64 = self.before_lengths[n] - self.before_lengths[stop] + self.before_lengths[start]
+        bonus: i64 = self.before_bonus[n] - self.before_bonus[stop] + self.before_bonus[start]
+        s: i64 = 0
+        while s < start:
+            reach: i64 = self.reach[s]
+            if s + reach >= start:  # it reaches the cut: walk it on past the cut
+                lengths -= self.before_lengths[s + 1] - self.before_lengths[s]
+                bonus -= self.before_bonus[s + 1] - self.before_bonus[s]
+                node: i64 = 0
+                i: i64 = s
+                while i < start:
+                    node = trie.child(node, tops[i])
+                    i += 1
+                reach = start - s
+                i = stop
+                while i < n:
+                    node = trie.child(node, tops[i])
+                    if node == NO_SHOW:
+                        break
+                    reach += 1
+                    i += 1
+                if reach > 1:
+                    second: i64 = tops[s + 1] if s + 1 < start else tops[stop]
+                    lengths += reach * (reach + 1) // 2 - 1
+                    if (tops[s] == second) == trie.sets_first:
+                        bonus += reach - 1
+            s += 1
+        return float(lengths) + w.set_bonus * float(bonus)
+
+    def _shows_with(self, w: Weights, tops: list[int], gap: i64, number: i64) -> float:
+        """`_with` under plugins: the structure of the hand read by _read_shows with `number` put in at `gap`."""
+        trie = self.trie
+        assert trie is not None
+        n: i64 = len(tops)
+        # the shows starting right of the gap are as they were; so are those left of it that stop short of it
+        lengths: i64 = self.before_lengths[n]
+        bonus: i64 = self.before_bonus[n]
+        s: i64 = 0
+        while s <= gap:
+            reach: i64 = self.reach[s] if s < gap else i64(0)  # s == gap: the new card's own shows, always walked
+            if s + reach >= gap:  # it reaches the gap: walk it on through the new card
+                if s < gap:
+                    lengths -= self.before_lengths[s + 1] - self.before_lengths[s]
+                    bonus -= self.before_bonus[s + 1] - self.before_bonus[s]
+                node: i64 = 0
+                i: i64 = s
+                while i < gap:
+                    node = trie.child(node, tops[i])
+                    i += 1
+                reach = gap - s
+                node = trie.child(node, number)
+                if node != NO_SHOW:
+                    reach += 1
+                    while i < n:
+                        node = trie.child(node, tops[i])
+                        if node == NO_SHOW:
+                            break
+                        reach += 1
+                        i += 1
+                if reach > 1:
+                    first: i64 = tops[s] if s < gap else number
+                    second: i64 = number if s + 1 == gap else (tops[s + 1] if s < gap else tops[gap])
+                    lengths += reach * (reach + 1) // 2 - 1
+                    if (first == second) == trie.sets_first:
+                        bonus += reach - 1
+            s += 1
+        return float(lengths) + w.set_bonus * float(bonus)
 
     def _show_structure(self, w: Weights, tops: list[int], start: int, stop: int) -> float:
-        return self._without(w, tops, start, stop) if self.builtin else self._laid_out(tops, start, stop, -1, 0)
+        return self._without(w, tops, start, stop) if self.builtin else self._shows_without(w, tops, start, stop)
 
     def weigh(self, w: Weights, legal: list[int], sns: bool, hand: list[int], active: list[int],
               hand_sizes: list[int], seat: int, values: list[float], codes: list[int]) -> None:
@@ -298,8 +466,7 @@ class Weigher:
         others = total - len(tops)
         capture = w.capture * len(active)
         count: i64 = len(legal)
-        if self.builtin:
-            self._read(tops)
+        self._read(tops)
         at: i64 = 0
         weighed: i64 = 0
         while at < count and legal[at] < scout_base:
@@ -343,7 +510,7 @@ class Weigher:
                 while gap <= n:
                     if not self.prune or gap == 0 or gap == n or (
                             -1 <= tops[gap - 1] - number <= 1 or -1 <= tops[gap] - number <= 1):
-                        held = self._with(w, tops, gap, number) if self.builtin else self._laid_out(tops, 0, 0, gap, number)
+                        held = self._with(w, tops, gap, number) if self.builtin else self._shows_with(w, tops, gap, number)
                         weighed = self._put(weighed, w.structure * held - card * float(n + 1) - w.scout, base + gap)
                     gap += 1
                 flip += 1
@@ -391,6 +558,8 @@ class Weigher:
                     self._read(hand)
             else:
                 self.rules.append_shows(hand, beats[end], 0, shows)
+                if shows:
+                    self._read(hand)
             base = self.sns_base + index * stride
             for rel in shows:
                 start, length = rel // width, rel % width + 1
@@ -410,20 +579,15 @@ class Weigher:
         """Play this bot's move for every seat in turn, `moves` moves (-1: no limit), while `ended` rounds have
         ended (a search's rollout: to the end of the round it started in).
 
-        Under the built-in shows the engine never lists the Scout & Shows here: the moves
-        weighed come from `shows_and_scouts`, and the one chosen is legal by construction
-        (`apply_legal`). Under plugins every legal action is listed and checked.
+        The engine never lists the Scout & Shows here: the moves weighed come from
+        `shows_and_scouts`, and the one chosen is legal by construction. `state` is the search's
+        own copy: where plugin code raises mid-move it is left as the error found it (`apply_in_rollout`).
         """
         while moves and len(state.round_ends) == ended:
             seat = state.to_act
             hands = state.hands
             sizes = [len(hand) for hand in hands]
-            if self.builtin:
-                legal = shows_and_scouts(state)  # functions, not methods: see turns.shows_and_scouts
-                sns = scout_and_show_open(state)
-                apply_legal(state, self.best(w, legal, sns, hands[seat], state.active, sizes, seat))
-            else:
-                legal = state.legal_actions()
-                code = self.best(w, legal, self.lists_scout_shows(legal), hands[seat], state.active, sizes, seat)
-                state.apply(code)
+            legal = shows_and_scouts(state)  # functions, not methods: see turns.shows_and_scouts
+            sns = scout_and_show_open(state)
+            apply_in_rollout(state, self.best(w, legal, sns, hands[seat], state.active, sizes, seat))
             moves -= 1

@@ -65,15 +65,16 @@ class GameState(Table):
 
     # -- legal actions ------------------------------------------------------------------------
 
-    def _hook_play_actions(self, seat: int) -> list[int]:
+    def _hook_play_actions(self, seat: int, scout_shows: bool) -> list[int]:
         try:
-            return self._plugin_play_actions(seat)
+            return self._plugin_play_actions(seat, scout_shows)
         except HookError as exc:  # a plugin's show hook failed: say where
             exc.locate(self.where())
             raise
 
-    def _plugin_play_actions(self, seat: int) -> list[int]:
-        """Under plugins that decide shows: the same actions in the same order as `legal.play_codes`, shows through the hooks."""
+    def _plugin_play_actions(self, seat: int, scout_shows: bool) -> list[int]:
+        """Under plugins that decide shows: the same actions in the same order as `legal.play_codes`, shows through
+        the hooks; without the Scout & Shows unless `scout_shows`."""
         rules = self.rules
         hand, active = self.hands[seat], self.active
         tops = [c >> SHIFT for c in hand]
@@ -81,7 +82,7 @@ class GameState(Table):
         rules.append_shows(tops, self.beat, SHOW_BASE, out)
         if self._may_scout(seat):
             legal.append_scouts(len(hand), len(active), rules.layout, out)
-            if self.scout_show_chips[seat]:
+            if scout_shows and self.scout_show_chips[seat]:
                 self._append_scout_shows(tops, out)
         return out
 
@@ -102,7 +103,7 @@ class GameState(Table):
 
     # -- applying an action -------------------------------------------------------------------
 
-    def _undo(self, done: int, legal: list[int], saved: Any, exc: BaseException, code: int) -> None:
+    def _undo(self, done: int, legal: list[int] | None, saved: Any, exc: BaseException, code: int) -> None:
         """Undo an action whose plugin code raised (`turns._guarded_play` re-raises after this)."""
         if saved is None:
             self._replay(done)

@@ -292,7 +292,7 @@ class Table:
     def apply_legal(self, code: int) -> None:
         """`apply` for a code the caller took from this state's own legal moves (a rollout's choice from
         `shows_and_scouts`, or a Scout & Show it found by the rules): not checked against the listing,
-        so the Scout & Shows need never be listed. Where plugin code runs mid-action, `apply` itself."""
+        so the Scout & Shows need never be listed. Where plugin code runs mid-action it is still undone if that raises."""
         apply_legal(self, code)
 
     @property
@@ -309,7 +309,7 @@ class Table:
         """What `_undo` needs to restore a state that its seed and history cannot rebuild."""
         raise NotImplementedError
 
-    def _undo(self, done: int, legal: list[int], saved: Any, exc: BaseException, code: int) -> None:
+    def _undo(self, done: int, legal: list[int] | None, saved: Any, exc: BaseException, code: int) -> None:
         """Make this state again what it was before the action that raised `exc` (its first `done` actions)."""
         raise NotImplementedError
 
@@ -317,7 +317,7 @@ class Table:
         """The error to raise for an observer that raised `exc`, or else answered something other than None."""
         raise NotImplementedError
 
-    def _hook_play_actions(self, seat: int) -> list[int]:
+    def _hook_play_actions(self, seat: int, scout_shows: bool) -> list[int]:
         raise NotImplementedError
 
     def _hook_strength(self, cards: list[int]) -> Any:
@@ -453,7 +453,7 @@ def _play_actions(t: Table, seat: int, scout_shows: bool) -> list[int]:
     )
 
 
-def _guarded_play(t: Table, code: int, legal: list[int]) -> None:
+def _guarded_play(t: Table, code: int, legal: list[int] | None) -> None:
     # Plugin code runs mid-action (end conditions, scoring, observers): if it raises, undo.
     # A game played from its seed is rebuilt by replaying its history, so the usual path
     # saves nothing; a state whose fields were set by hand (refresh) keeps a snapshot.
@@ -658,7 +658,7 @@ def _listing(t: Table) -> list[int]:
     legal = t._legal
     if legal is None:
         if t.phase == PLAYING:
-            legal = _play_actions(t, t.to_act, True) if t.builtin_shows else t._hook_play_actions(t.to_act)
+            legal = _play_actions(t, t.to_act, True) if t.builtin_shows else t._hook_play_actions(t.to_act, True)
         elif t.phase == FLIPPING:
             legal = [KEEP, FLIP]
         else:
@@ -667,14 +667,14 @@ def _listing(t: Table) -> list[int]:
     return legal
 
 
-# Table.shows_and_scouts, scout_and_show_open and apply_legal as functions: compiled, a rollout
+# Table.shows_and_scouts, scout_and_show_open and apply_legal as functions (and apply_in_rollout): compiled, a rollout
 # (bots/weighing.py) calls them in C, where a method of a GameState, a Python subclass, is looked up by name.
 
 
 def shows_and_scouts(t: Table) -> list[int]:
     legal = t._legal
-    if legal is None and t.phase == PLAYING and t.builtin_shows:
-        return _play_actions(t, t.to_act, False)
+    if legal is None and t.phase == PLAYING:
+        return _play_actions(t, t.to_act, False) if t.builtin_shows else t._hook_play_actions(t.to_act, False)
     sns_base = t.layout.sns_base
     return [code for code in _listing(t) if code < sns_base]
 
@@ -686,9 +686,15 @@ def scout_and_show_open(t: Table) -> bool:
 
 def apply_legal(t: Table, code: int) -> None:
     if t.guarded:
-        t.apply(code)
+        _guarded_play(t, code, t._legal)
     else:
         _play(t, code)
+
+
+def apply_in_rollout(t: Table, code: int) -> None:
+    """`apply_legal` for a search's rollout, on the search's own copy of a game: where plugin code raises
+    mid-action, the copy is thrown away with the error, so nothing is saved to undo it (`_guarded_play`)."""
+    _play(t, code)
 
 
 def _has_action(t: Table) -> bool:
