@@ -18,14 +18,7 @@ from scoutlab.engine.actions import Codec
 from scoutlab.engine.cards import MASK, SHIFT, full_deck, identity, parse_card
 from scoutlab.engine.events import Event
 from scoutlab.engine.native import legal
-from scoutlab.engine.shows import (
-    ShowNode,
-    append_general_scout_shows,
-    append_general_shows,
-    builtin_key,
-    builtin_kind,
-    builtin_show_domain,
-)
+from scoutlab.engine.shows import builtin_key, builtin_kind, builtin_show_domain
 from scoutlab.engine.state import GameState
 from scoutlab.host import builtin
 from scoutlab.host.guard import raised, wrong_answer
@@ -101,7 +94,8 @@ class Rules:
 
         # When only the built-in rules answer the show hooks, use integer keys and skip the hooks.
         self.builtin_shows: bool = self._shows_are_builtin()
-        self._root = ShowNode((), "set")  # the trie of classified shows (plugin path)
+        # The shows as the hooks classify and compare them, each asked once (the plugin path, and `classify`).
+        self.trie = legal.ShowTrie(self.highest + 1, self._classify_hook, self._compare_hook)
         # Observers, called directly after every action, in the order pluggy would call them (LIFO).
         hooks = self.plugins.hook
         self.observers = [_direct(impl, ("event", "state")) for impl in hooks.scoutlab_game_event.get_hookimpls()[::-1]]
@@ -178,71 +172,66 @@ class Rules:
             plugin, "scoutlab_game_event", None, f"returned {answer!r}; expected None"
         )
 
-    # -- shows under plugins (the slow, general path) ----------------------------------------
+    # -- shows under plugins (the general path) -----------------------------------------------
+
+    def _classify_hook(self, values: tuple[int, ...]) -> str | None:
+        """The hooks' kind of these top numbers, None for no show (the trie asks once per run of numbers)."""
+        kind = self.plugins.hook.scoutlab_classify_show(values=values)  # a str: hookguard checks plugins'
+        return None if kind == "invalid" else kind
+
+    def _compare_hook(self, show: tuple[int, ...], show_kind: str, active: tuple[int, ...], active_kind: str) -> bool:
+        """The hooks' verdict: does `show` beat `active`? (the trie asks once per pair)"""
+        return self.plugins.hook.scoutlab_show_beats(
+            show=ShowInfo(show, show_kind), active=ShowInfo(active, active_kind)
+        )  # a bool: hookguard checks plugins' answers
+
+    def _in_deck(self, values: tuple[int, ...]) -> bool:
+        """Whether these are numbers the cards carry, which the trie has rows for."""
+        return all(0 <= v <= self.highest for v in values)
 
     def classify(self, values: tuple[int, ...]) -> str | None:
         """The kind of show these top numbers make, or None when they make none."""
-        return self.show_node(values).kind
-
-    def show_node(self, values: tuple[int, ...]) -> ShowNode:
-        node = self._root
-        for value in values:
-            node = node.children.get(value) or self._grow(node, value)
-        return node
-
-    def _grow(self, node: ShowNode, value: int) -> ShowNode:
-        """Classify one card longer through the hooks, once: the trie remembers it."""
-        values = node.values + (value,)
-        kind = self.plugins.hook.scoutlab_classify_show(values=values)  # a str: hookguard checks plugins'
-        child = node.children[value] = ShowNode(values, None if kind == "invalid" else kind)
-        return child
-
-    def _judge(self, show: ShowNode, active: ShowNode) -> bool:
-        """Ask the hooks whether `show` beats `active`, once per pair: the active node remembers it."""
-        verdict = self.plugins.hook.scoutlab_show_beats(
-            show=ShowInfo(show.values, show.kind or "invalid"), active=ShowInfo(active.values, active.kind or "invalid")
-        )  # a bool: hookguard checks plugins' answers
-        active.verdicts[id(show)] = verdict
-        return verdict
+        if not self._in_deck(values):
+            return self._classify_hook(values)
+        node = self.trie.node(values)
+        return None if node == legal.NO_SHOW else self.trie.kinds[node]
 
     def beats(self, values: tuple[int, ...], active: tuple[int, ...]) -> bool:
-        """Whether a show with these top numbers beats an active set with those (any path)."""
-        show = self.show_node(values)
-        if show.kind is None:
-            return False
-        if not active:
-            return True
+        """Whether a show with these top numbers beats an active set with those (any path); False if either is no show."""
         if self.builtin_shows:
-            mine, theirs = builtin_key(values), builtin_key(active)
+            mine = builtin_key(values) if values else None
+            theirs = builtin_key(active) if active else legal.NOTHING_TO_BEAT
             return mine is not None and theirs is not None and mine > theirs
-        target = self.show_node(active)
-        verdict = target.verdicts.get(id(show))
-        return self._judge(show, target) if verdict is None else verdict
+        if not (self._in_deck(values) and self._in_deck(active)):  # numbers no card carries: ask the hooks
+            kind = self._classify_hook(values) if values else None
+            if kind is None or not active:
+                return kind is not None
+            return self._compare_hook(values, kind, active, self._classify_hook(active) or "invalid")
+        show = self.trie.node(values)
+        return show not in (legal.ROOT, legal.NO_SHOW) and self.trie.beats(show, self.trie.active_node(active))
 
     def append_shows(self, tops: list[int], beat, base: int, out: list[int]) -> None:
         """Append the codes (from `base`) of every show in `tops` stronger than `beat` (see strength)."""
         if self.builtin_shows:
             legal.append_shows(tops, beat, base, self.codec.width, out)
         else:
-            append_general_shows(tops, beat, self._root, self._grow, self._judge, base, self.codec.width, out)
+            legal.append_trie_shows(tops, beat, self.trie, base, self.codec.width, out)
 
     def append_scout_shows(self, tops: list[int], value: int, beat, first: int, fallback: int, out: list[int]) -> None:
         """Under plugins, the Scout & Shows of one scouted card of top number `value` put in at every gap:
-        the shows stronger than `beat` of each new hand, codes from `first` (see `append_general_scout_shows`)."""
-        append_general_scout_shows(tops, value, beat, self._root, self._grow, self._judge, first,
-                                   self.codec.sns_stride, self.codec.width, fallback, out)
+        the shows stronger than `beat` of each new hand, codes from `first` (see `legal.append_trie_scout_shows`)."""
+        legal.append_trie_scout_shows(tops, value, beat, self.trie, first, self.codec.sns_stride, self.codec.width,
+                                      fallback, out)
 
-    def strength(self, cards: list[int]) -> int | ShowNode | None:
+    def strength(self, cards: list[int]) -> int:
         """What a show must beat to replace these cards as the active set.
 
-        An int key on the fast path (-1 for an empty table), else the cards' node in the
-        trie of classified shows (None for an empty table).
+        On the fast path the show's key (-1 for an empty table), else the cards' node in the
+        trie of classified shows (`legal.ROOT` for an empty table).
         """
         if self.builtin_shows:
             return legal.active_set_key(cards)
-        if not cards:
-            return None
-        return self.show_node(tuple(c >> SHIFT for c in cards))
+        return self.trie.active_node([c >> SHIFT for c in cards])
 
 
 def _direct(impl, order: tuple[str, str]) -> tuple[str, Callable[[Any, Any], Any]]:

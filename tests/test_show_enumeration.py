@@ -46,7 +46,8 @@ def general_legal(state) -> list[int]:
     twin = copy.copy(state)  # shares the hands and table, which listing actions only reads
     twin.rules = general_rules(state.rules.name)
     twin.refresh()  # the strength of the active set, and the rules' knobs, which the loop reads once
-    assert not isinstance(twin.beat, int), "the general path ranks the active set through the hooks"
+    assert not twin.builtin_shows and twin.beat == twin.rules.trie.active_node([c >> 5 for c in twin.active]), (
+        "the general path ranks the active set through the hooks")
     return twin.legal_actions()
 
 

@@ -91,7 +91,7 @@ def test_under_plugins_the_hand_is_read_by_the_rules(variant):
     for _ in range(1000):
         numbers = [rng.randint(1, 10) for _ in range(rng.randint(0, 14))]
         assert bot.weigher.structure(bot.weights, numbers) == pytest.approx(
-            classified_structure(rules, numbers, bot.weights.set_bonus, bot.weigher.trie.sets_first))
+            classified_structure(rules, numbers, bot.weights.set_bonus, bot.weigher.sets_first))
     # under the wrap-around plugin 9-10-1 is a run: the built-in reading would miss it
     if variant == "house-wrap":
         builtin = weighing.builtin_structure([9, 10, 1], bot.weights.set_bonus)
@@ -167,5 +167,5 @@ def test_the_kind_that_wins_ties_of_length_earns_the_bonus():
     official = SkilledBot(load_rules("official"), random.Random(0), {})
     assert official.weigher.structure(official.weights, [4, 4]) > official.weigher.structure(official.weights, [4, 5])
     runs_first = SkilledBot(load_rules("house-runs-first"), random.Random(0), {})
-    assert not runs_first.weigher.trie.sets_first
+    assert not runs_first.weigher.sets_first
     assert runs_first.weigher.structure(runs_first.weights, [4, 5]) > runs_first.weigher.structure(runs_first.weights, [4, 4])

@@ -30,13 +30,11 @@ STATE = [name for name in FIELDS if name not in ("rules", "layout", "rng", "end_
 
 
 def _plain(value):
-    """Fields as JSON: lists, ints, strings, round ends as their fields, trie nodes by their numbers."""
+    """Fields as JSON: lists, ints, strings, round ends as their fields."""
     if isinstance(value, (list, tuple)):
         return [_plain(v) for v in value]
     if hasattr(value, "__dataclass_fields__"):
         return {k: _plain(getattr(value, k)) for k in value.__dataclass_fields__}
-    if hasattr(value, "values") and hasattr(value, "children"):  # a ShowNode of the plugin path
-        return ["node", list(value.values)]
     return value
 
 

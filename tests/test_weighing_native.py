@@ -99,7 +99,7 @@ def test_under_plugins_a_move_is_weighed_from_the_shows_each_card_starts(module,
     """The same under plugins (`ShowTrie`): read through the rules' classified shows, what a move leaves is
     the structure of that hand read whole; under the official rules, exactly the built-in reading's."""
     rules = load_rules(variant)
-    weigher = module.Weigher(14, 0, 0, 0, rules, module.ShowTrie(rules))
+    weigher = module.Weigher(14, 0, 0, 0, rules, rules.trie)
     weights = module.Weights({**skilled.DEFAULTS, "set_bonus": 0.3})
     rng = random.Random(5)
     for _ in range(1500):
@@ -155,7 +155,7 @@ def test_both_builds_weigh_every_decision_of_a_game_alike(compiled, variant, pla
     weighers = {}
     for name, module in (("source", reference), ("compiled", compiled)):
         weigher = module.Weigher(codec.width, codec.scout_base, codec.sns_base, codec.sns_stride, rules,
-                                 None if rules.builtin_shows else module.ShowTrie(rules))
+                                 None if rules.builtin_shows else rules.trie)
         weighers[name] = (weigher, module.Weights(bot.options))
     rng = random.Random(players)
     decisions = 0
@@ -198,7 +198,7 @@ def test_a_rollout_plays_the_moves_a_checked_game_plays(compiled, variant, playe
     codec = rules.codec
     for module in (reference, compiled):
         weigher = module.Weigher(codec.width, codec.scout_base, codec.sns_base, codec.sns_stride, rules,
-                                 None if rules.builtin_shows else module.ShowTrie(rules))
+                                 None if rules.builtin_shows else rules.trie)
         weights = module.Weights(bot.options)
         for seed in range(3):
             state = rules.new_game(players, seed)

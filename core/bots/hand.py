@@ -54,7 +54,7 @@ class HandReader:
         return [(code // w, code % w + 1) for code in out]
 
     def strength(self, values: Sequence[int]):
-        """What a show of these top numbers must be beaten by (the rules' own key or ShowNode)."""
+        """What a show of these top numbers must be beaten by (the rules' own key, or under plugins a node of their trie of shows)."""
         return self.rules.strength([v << SHIFT for v in values])
 
     def beats(self, values: Sequence[int], other: Sequence[int]) -> bool:

@@ -13,7 +13,7 @@ It is fast because it never copies the game: the moves come from the legal codes
 arithmetic, a hand is read once per decision into tables every move is weighed from, and
 of the hundreds of Scout & Shows it weighs only those after the few scouts that leave the
 best hands. What a show is comes from the rules object (`append_shows`, and under plugins
-`weighing.ShowTrie`, their answers kept as a table), so plugins that change shows change its
+its trie of classified shows, `rules.trie`), so plugins that change shows change its
 reading too. Back in a position it has played before, it plays its best move not yet
 played there (`cycles.Positions`), so the table cannot loop until the turn cap.
 """
@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import json
 import random
-import weakref
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
@@ -58,19 +57,6 @@ if native.legal is native.reference:
 else:
     _compiled, WEIGHING_BUILD = native.pick(__package__, "_weighing_native", "weighing.py")
 weighing = _compiled or reference_weighing
-# Under plugins, which runs of numbers are shows, shared by every skilled bot of one rules object in a process:
-# a simulation makes new bots for every game, and each would otherwise ask the rules about every show again.
-_TRIES: weakref.WeakKeyDictionary[Rules, Any] = weakref.WeakKeyDictionary()
-
-
-def show_trie(rules: Rules) -> Any:
-    """The shared `weighing.ShowTrie` of these rules, or None under the built-in shows (integer keys instead)."""
-    if rules.builtin_shows:
-        return None
-    trie = _TRIES.get(rules)
-    if trie is None:
-        trie = _TRIES[rules] = weighing.ShowTrie(rules)
-    return trie
 
 
 def _table(view: View, weigher: Any) -> tuple[list[int], bool, list[int], list[int], list[int], int]:
@@ -98,8 +84,9 @@ class SkilledBot:
         self.rules = rules  # it draws no random numbers: the same view always gets the same move
         codec = rules.codec
         self.positions = Positions()
+        # under plugins, a hand is read through the rules' own trie of classified shows
         self.weigher = weighing.Weigher(codec.width, codec.scout_base, codec.sns_base, codec.sns_stride, rules,
-                                        show_trie(rules))
+                                        None if rules.builtin_shows else rules.trie)
         self.use_weights(max(rules.players))
 
     def use_weights(self, players: int) -> None:

@@ -10,7 +10,7 @@ rollouts play thousands of skilled moves a decision, so this is its hot loop too
 Under the built-in shows every question about a show is an integer key from the engine's
 listing (`legal.append_shows`, `legal.active_set_key`), called directly; where a plugin
 changes what a show is, the rules object's own `append_shows` and `strength` are called,
-and a hand is read through `ShowTrie`, the rules' classified shows as a table of ints.
+and a hand is read through the rules' trie of classified shows (`legal.ShowTrie`), a table of ints.
 
 Both builds do the same float arithmetic in the same order, so a move's value is the same
 float in each and ties break the same way (the lower code).
@@ -20,10 +20,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from librt.vecs import extend, vec  # compiled, an array of unboxed C ints; to Python a list-like object
+from librt.vecs import vec  # compiled, an array of unboxed C ints; to Python a list-like object
 from mypy_extensions import i64  # compiled, a C int64 with no tag checks (as in legal.py); to Python an int
 
-from scoutlab.engine.legal import MASK, SHIFT, SHOW_BASE, active_set_key, append_shows
+from scoutlab.engine.legal import MASK, NO_SHOW, ROOT, SHIFT, SHOW_BASE, ShowTrie, active_set_key, append_shows
 from scoutlab.engine.turns import apply_in_rollout, scout_and_show_open, shows_and_scouts
 
 if TYPE_CHECKING:  # compiled, the rollout reads the compiled table's fields directly (setup.py)
@@ -86,61 +86,6 @@ def builtin_structure(tops: list[int], set_bonus: float) -> float:
     return total + set_bonus * pairs
 
 
-UNKNOWN = 0  # a child the trie has not asked the rules about yet (node 0 is the root, never a child)
-NO_SHOW = -1  # the child is no show, so neither is anything longer (every prefix of a show is a show)
-_TRIE_LIMIT = 100_000  # nodes kept; cleared when full, so memory stays bounded under a plugin that accepts anything
-
-
-class ShowTrie:
-    """Which runs of top numbers are shows under one rules object's plugins, as a table of ints.
-
-    The rules classify a run of numbers once, through their plugins (`Rules.classify`, which
-    keeps its own trie of answers); this mirrors those answers as `children[node * span + number]`,
-    the node one card longer, so that reading a hand never calls into Python once the shows
-    it holds have been asked about. One is shared by every skilled bot of a rules object.
-    """
-
-    def __init__(self, rules: Any) -> None:
-        self.rules = rules
-        self.span: i64 = rules.highest + 1  # the numbers on the cards are 0..highest
-        low = rules.lowest
-        # Which kind earns the set bonus: the one that wins between a set and a run of as many cards
-        # (sets under the official order; a plugin may rank runs first).
-        self.sets_first: bool = rules.beats((low, low), (low, low + 1))
-        self.children = vec[i64]()
-        self.nodes: list[tuple[int, ...]] = []
-        self.clear()
-
-    def __reduce__(self) -> tuple[type, tuple[Any]]:
-        """Copied and pickled as its rules: the table is only what it has learnt of them."""
-        return ShowTrie, (self.rules,)
-
-    def clear(self) -> None:
-        """Forget every answer but the root's row."""
-        self.children = vec[i64]([UNKNOWN] * self.span)
-        self.nodes = [()]  # each node's top numbers
-
-    def child(self, node: i64, number: i64) -> i64:
-        """The node of `node`'s numbers and then `number`, or NO_SHOW when they are no show."""
-        found: i64 = self.children[node * self.span + number]
-        return found if found != UNKNOWN else self._learn(node, number)
-
-    def _learn(self, node: i64, number: i64) -> i64:
-        values = self.nodes[node] + (number,)
-        found: i64 = NO_SHOW
-        if self.rules.classify(values) is not None:
-            found = len(self.nodes)
-            self.nodes.append(values)
-            self.children = extend(self.children, [UNKNOWN] * self.span)
-        self.children[node * self.span + number] = found
-        return found
-
-    def start_reading(self) -> None:
-        """Called before each hand is read: past the limit, start again (never mid-reading, which holds node ids)."""
-        if len(self.nodes) > _TRIE_LIMIT:
-            self.clear()
-
-
 class Weigher:
     """The skilled bot's move scoring under one rules object's action layout.
 
@@ -158,7 +103,10 @@ class Weigher:
         self.builtin = trie is None  # the built-in shows: integer keys, no call into Python
         self.prune = self.builtin  # weigh a scout only where it can join a neighbour, and at the ends (see _scouts)
         self.rules = rules  # under plugins: its append_shows and strength
-        self.trie = trie  # under plugins: which runs of numbers are shows
+        self.trie = trie  # under plugins: which runs of numbers are shows (the rules' own)
+        # Which kind earns the set bonus under plugins: the one that wins between a set and a run of as
+        # many cards (sets under the official order; a plugin may rank runs first).
+        self.sets_first = trie is None or rules.beats((rules.lowest, rules.lowest), (rules.lowest, rules.lowest + 1))
         # The hand read by _read: for i in 0..n, the structure parts of tops[:i] and of tops[i:]; for each
         # card, the lengths of the set, rising run and falling run that end at it and that start at it.
         # vecs, not lists: compiled, an entry is a C int written and read in place, never a boxed int.
@@ -309,7 +257,6 @@ class Weigher:
         """Fill `reach`, `before_lengths` and `before_bonus` for this hand (see __init__)."""
         trie = self.trie
         assert trie is not None
-        trie.start_reading()
         n: i64 = len(tops)
         if len(self.reach) < n + 1:
             zeros = [0] * (n + 8)
@@ -320,7 +267,7 @@ class Weigher:
         while s < n:
             self.before_lengths[s] = lengths
             self.before_bonus[s] = bonus
-            node: i64 = 0
+            node: i64 = ROOT
             reach: i64 = 0
             while s + reach < n:
                 node = trie.child(node, tops[s + reach])
@@ -330,7 +277,7 @@ class Weigher:
             self.reach[s] = reach
             if reach > 1:
                 lengths += reach * (reach + 1) // 2 - 1  # the shows of 2..reach cards
-                if (tops[s] == tops[s + 1]) == trie.sets_first:
+                if (tops[s] == tops[s + 1]) == self.sets_first:
                     bonus += reach - 1
             s += 1
         self.before_lengths[n] = lengths
@@ -350,7 +297,7 @@ class Weigher:
             if s + reach >= start:  # it reaches the cut: walk it on past the cut
                 lengths -= self.before_lengths[s + 1] - self.before_lengths[s]
                 bonus -= self.before_bonus[s + 1] - self.before_bonus[s]
-                node: i64 = 0
+                node: i64 = ROOT
                 i: i64 = s
                 while i < start:
                     node = trie.child(node, tops[i])
@@ -366,7 +313,7 @@ class Weigher:
                 if reach > 1:
                     second: i64 = tops[s + 1] if s + 1 < start else tops[stop]
                     lengths += reach * (reach + 1) // 2 - 1
-                    if (tops[s] == second) == trie.sets_first:
+                    if (tops[s] == second) == self.sets_first:
                         bonus += reach - 1
             s += 1
         return float(lengths) + w.set_bonus * float(bonus)
@@ -386,7 +333,7 @@ class Weigher:
                 if s < gap:
                     lengths -= self.before_lengths[s + 1] - self.before_lengths[s]
                     bonus -= self.before_bonus[s + 1] - self.before_bonus[s]
-                node: i64 = 0
+                node: i64 = ROOT
                 i: i64 = s
                 while i < gap:
                     node = trie.child(node, tops[i])
@@ -405,7 +352,7 @@ class Weigher:
                     first: i64 = tops[s] if s < gap else number
                     second: i64 = number if s + 1 == gap else (tops[s + 1] if s < gap else tops[gap])
                     lengths += reach * (reach + 1) // 2 - 1
-                    if (first == second) == trie.sets_first:
+                    if (first == second) == self.sets_first:
                         bonus += reach - 1
             s += 1
         return float(lengths) + w.set_bonus * float(bonus)

@@ -1,4 +1,4 @@
-"""The legal plays of the seat to act under the built-in show order: the engine's hot loop.
+"""The legal plays of the seat to act: the engine's hot loop, under the built-in show order and under plugins.
 
 Plain functions of ints, lists of ints (cards, strength keys, action codes) and vecs of
 i64 (a hand's top numbers), importing only mypyc's runtime types, so that mypyc can compile
@@ -22,7 +22,7 @@ from typing import Any, Final
 
 # mypyc compiles an i64 to a C int64, with no tag checks; to Python it is an int. A conditional
 # expression's literal is written i64(9): a bare 9 would make mypyc box both branches as Python ints.
-from librt.vecs import vec
+from librt.vecs import extend, vec
 from mypy_extensions import i64
 
 SHIFT: Final = 5  # a card is top << 5 | bottom (cards.SHIFT; tests check they agree)
@@ -290,3 +290,195 @@ def play_codes(
         if scout_show:
             append_scout_shows(tops, active, fallback, layout, out)
     return out
+
+
+# -- under plugins that decide what a show is and what beats what ------------------------------
+# The hooks are pure, so each is asked once per question: a run of numbers is classified once
+# and kept as a node of a trie (a show's every prefix is a show, so a sweep walks it card by card
+# and stops at the first that is no show), and a pair of nodes is compared once. The trie is ints:
+# the sweeps below do no call into Python once a hand's shows have been asked about.
+
+ROOT: Final = 0  # the node of no cards: what a show on an empty table must beat (any show does)
+UNKNOWN: Final = 0  # a child not asked about yet (the root is nobody's child)
+NO_SHOW: Final = -1  # the child is no show, so neither is anything longer
+BEATS: Final = 1  # a verdict kept: the show beats the active set
+LOSES: Final = 2  # a verdict kept: it does not
+
+
+class ShowTrie:
+    """The shows of one rules object's plugins, as far as they have been asked about.
+
+    `classify(values)` is the hooks' kind of a run of top numbers ("set", "run", another
+    kind a plugin invents, or None for no show); `compare(show, active)` (each a node's
+    numbers and kind) whether the one beats the other. Node n holds `values[n]`,
+    `kinds[n]`, and its children at `children[n * span + number]`.
+    """
+
+    def __init__(self, span: int, classify: Any, compare: Any) -> None:
+        self.span: i64 = span  # the numbers on the cards are 0..span - 1
+        self.classify = classify
+        self.compare = compare
+        self.children = vec[i64]([UNKNOWN] * span)
+        self.values: list[tuple[int, ...]] = [()]
+        self.kinds: list[str] = ["set"]  # the root's: never asked, an empty table is beaten by anything
+        self.verdicts: dict[int, int] = {}  # active node << 32 | show node -> BEATS or LOSES
+        self.loose: dict[tuple[int, ...], int] = {}  # active sets that are no show -> their node (active_node)
+
+    def child(self, node: i64, number: i64) -> i64:
+        """The node of `node`'s numbers and then `number`, or NO_SHOW when they are no show."""
+        found: i64 = self.children[node * self.span + number]
+        return found if found != UNKNOWN else self._learn(node, number)
+
+    def _learn(self, node: i64, number: i64) -> i64:
+        values = self.values[node] + (number,)
+        kind = self.classify(values)
+        found: i64 = NO_SHOW
+        if kind is not None:
+            found = len(self.values)
+            self.values.append(values)
+            self.kinds.append(kind)
+            self.children = extend(self.children, [UNKNOWN] * self.span)
+        self.children[node * self.span + number] = found
+        return found
+
+    def node(self, values: tuple[int, ...] | list[int]) -> i64:
+        """The node of these numbers (ROOT for none), or NO_SHOW when they are no show."""
+        found: i64 = ROOT
+        for number in values:
+            found = self.child(found, number)
+            if found == NO_SHOW:
+                break
+        return found
+
+    def active_node(self, values: tuple[int, ...] | list[int]) -> i64:
+        """The node of an active set's numbers. What a scout leaves of a show may be no show under some
+        plugins: it gets a node all the same, of kind "invalid" and outside the trie, for the hooks to compare with."""
+        found = self.node(values)
+        if found == NO_SHOW:
+            key = tuple(values)
+            found = self.loose.get(key, NO_SHOW)
+            if found == NO_SHOW:
+                found = self.loose[key] = len(self.values)
+                self.values.append(key)
+                self.kinds.append("invalid")
+                self.children = extend(self.children, [UNKNOWN] * self.span)  # a row no walk reaches
+        return found
+
+    def beats(self, show: i64, active: i64) -> bool:
+        """Whether the show of node `show` beats the active set of node `active` (anything beats ROOT)."""
+        if active == ROOT:
+            return True
+        key: i64 = active << 32 | show
+        verdict = self.verdicts.get(key, UNKNOWN)
+        if verdict == UNKNOWN:
+            stronger: bool = self.compare(self.values[show], self.kinds[show], self.values[active], self.kinds[active])
+            verdict = BEATS if stronger else LOSES
+            self.verdicts[key] = verdict
+        return verdict == BEATS
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Copied and pickled with all it has learnt: a game state's `beat` is one of its node numbers."""
+        return _restored_trie, (self.span, self.classify, self.compare, self.values, self.kinds, list(self.children),
+                                self.verdicts, self.loose)
+
+
+def _restored_trie(span: int, classify: Any, compare: Any, values: list[tuple[int, ...]], kinds: list[str],
+                   children: list[int], verdicts: dict[int, int], loose: dict[tuple[int, ...], int]) -> ShowTrie:
+    """A ShowTrie as `ShowTrie.__reduce__` saw it (a compiled class has no __dict__ to copy)."""
+    trie = ShowTrie(span, classify, compare)
+    trie.values, trie.kinds, trie.children = list(values), list(kinds), vec[i64](children)
+    trie.verdicts, trie.loose = dict(verdicts), dict(loose)
+    return trie
+
+
+def append_trie_shows(tops: list[int], beat: i64, trie: ShowTrie, base: i64, width: i64, out: list[Any]) -> None:
+    """`append_shows` under plugins: the code of every show in `tops` that beats the node `beat`."""
+    n: i64 = len(tops)
+    i: i64 = 0
+    while i < n:
+        row = base + i * width
+        node: i64 = ROOT
+        j: i64 = i
+        while j < n:
+            node = trie.child(node, tops[j])
+            if node == NO_SHOW:
+                break  # every prefix of a show is a show, so nothing longer can be one
+            if trie.beats(node, beat):
+                out.append(row + j - i)
+            j += 1
+        i += 1
+
+
+def append_trie_scout_shows(tops: list[int], value: i64, beat: i64, trie: ShowTrie, first: i64, stride: i64,
+                            width: i64, fallback: i64, out: list[Any]) -> None:
+    """Scout & Show under plugins, for one scouted card of top number `value`: for each gap in turn, every
+    show of the new hand that beats the node `beat`, as `append_trie_shows` lists them in that hand (codes
+    from `first + gap * stride`), then `fallback` if no show was found and it is not -1.
+
+    A show that avoids the new card is one of the hand's own (one place further on, right of the
+    card), so the hand is read once, and gap by gap only the shows through the new card are walked.
+    """
+    n: i64 = len(tops)
+    # reach[s]: how many cards the show from card s runs to (each shorter one from there is a show too);
+    # own[s]: the lengths of those that beat `beat`, shortest first
+    reach: list[int] = []
+    own: list[list[int]] = []
+    s: i64 = 0
+    while s < n:
+        node: i64 = ROOT
+        lengths: list[int] = []
+        j: i64 = s
+        while j < n:
+            node = trie.child(node, tops[j])
+            if node == NO_SHOW:
+                break
+            if trie.beats(node, beat):
+                lengths.append(j - s + 1)
+            j += 1
+        reach.append(j - s)
+        own.append(lengths)
+        s += 1
+    gap: i64 = 0
+    while gap <= n:
+        base = first + gap * stride
+        before = len(out)
+        s = 0
+        while s < gap:  # starting left of the new card: the own shows that end before it, then through it
+            row = base + s * width
+            for length in own[s]:
+                if s + length > gap:
+                    break
+                out.append(row + length - 1)
+            if gap - s <= reach[s]:  # tops[s:gap] is a show: walk on from its node
+                node = ROOT
+                j = s
+                while j < gap:
+                    node = trie.child(node, tops[j])
+                    j += 1
+                _through(tops, node, value, gap, gap - s, beat, trie, row, out)
+            s += 1
+        _through(tops, ROOT, value, gap, 0, beat, trie, base + gap * width, out)  # starting with the new card
+        s = gap
+        while s < n:  # right of the new card: the own shows, one place further on
+            row = base + (s + 1) * width
+            for length in own[s]:
+                out.append(row + length - 1)
+            s += 1
+        if fallback >= 0 and len(out) == before:
+            out.append(fallback + gap * stride)
+        gap += 1
+
+
+def _through(tops: list[int], node: i64, value: i64, gap: i64, length: i64, beat: i64, trie: ShowTrie, row: i64,
+             out: list[Any]) -> None:
+    """The shows that go on from `node` (of `length` cards, ending at the gap) through the new card `value`."""
+    n: i64 = len(tops)
+    j: i64 = gap - 1  # the new card first, then tops[gap:]
+    while j < n:
+        node = trie.child(node, value if j == gap - 1 else tops[j])
+        if node == NO_SHOW:
+            return
+        length += 1
+        if trie.beats(node, beat):
+            out.append(row + length - 1)
+        j += 1

@@ -20,7 +20,6 @@ from typing import Any
 
 from scoutlab.engine.actions import FLIP, Flip, Scout, ScoutShow, Show, parse_action
 from scoutlab.engine.cards import flipped, identity
-from scoutlab.engine.shows import ShowNode
 from scoutlab.engine.state import NO_LEGAL_ACTION, TURN_CAP, GameState, IllegalAction
 from scoutlab.host.builtin import scoutlab_end_conditions as builtin_end_conditions
 from scoutlab.records.game import game_record, record_text, replay_record
@@ -66,7 +65,8 @@ def fingerprint(state: GameState) -> dict[str, Any]:
     """Every field of the state as comparable values, the random stream included.
 
     Fill the legal-action cache first (`state.legal_actions()`), or asking for it later
-    looks like a change. Trie nodes of the plugin path compare by the numbers they hold.
+    looks like a change. Under plugins `beat` is a node number of the rules' trie of shows, so
+    compare fingerprints of states that share one rules object.
     """
     taken = {key: _frozen(value) for key, value in state.fields().items() if key not in ("rules", "rng", "layout")}
     taken["rng"] = state.rng.getstate()
@@ -77,8 +77,6 @@ def _frozen(value: Any) -> Any:
     """Lists become tuples all the way down; everything else in a state is already immutable."""
     if isinstance(value, list):  # a state's lists hold ints, or lists, never a mix
         return tuple(map(_frozen, value)) if value and isinstance(value[0], list) else tuple(value)
-    if isinstance(value, ShowNode):
-        return ("show node", value.values)
     return value
 
 
