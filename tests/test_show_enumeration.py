@@ -18,6 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scoutlab.engine import native
 from scoutlab.engine.cards import flipped, format_hand, top
 from scoutlab.records.position import dump_position, position_from_data
 from scoutlab.rules import Rules, load_rules
@@ -158,7 +159,7 @@ def swept_scout_shows(state) -> list[int]:
 
 def listed_scout_shows(state) -> list[int]:
     out: list[int] = []
-    state._append_scout_shows([top(c) for c in state.hands[state.to_act]], out)
+    native.turns.trie_scout_shows(state, [top(c) for c in state.hands[state.to_act]], out)
     return out
 
 

@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Any
 from scoutlab.base.errors import HookError, IllegalAction, NotationError
 from scoutlab.base.values import Move, RoundEnd, RoundFacts, View
 from scoutlab.engine.actions import SHOW_BASE, format_action, parse_action
-from scoutlab.engine.cards import SHIFT, flipped, format_hand
+from scoutlab.engine.cards import format_hand
 from scoutlab.engine.events import Event
 from scoutlab.engine.explain import why_illegal, why_illegal_action
-from scoutlab.engine.native import legal, turns
+from scoutlab.engine.native import turns
 from scoutlab.engine.turns import FIELDS, FLIPPING, NO_LEGAL_ACTION, OVER, PLAYING, TURN_CAP
 
 if TYPE_CHECKING:
@@ -67,39 +67,10 @@ class GameState(Table):
 
     def _hook_play_actions(self, seat: int, scout_shows: bool) -> list[int]:
         try:
-            return self._plugin_play_actions(seat, scout_shows)
+            return turns.trie_play_actions(self, seat, scout_shows)
         except HookError as exc:  # a plugin's show hook failed: say where
             exc.locate(self.where())
             raise
-
-    def _plugin_play_actions(self, seat: int, scout_shows: bool) -> list[int]:
-        """Under plugins that decide shows: the same actions in the same order as `legal.play_codes`, shows through
-        the hooks; without the Scout & Shows unless `scout_shows`."""
-        rules = self.rules
-        hand, active = self.hands[seat], self.active
-        tops = [c >> SHIFT for c in hand]
-        out: list[int] = []
-        rules.append_shows(tops, self.beat, SHOW_BASE, out)
-        if self._may_scout(seat):
-            legal.append_scouts(len(hand), len(active), rules.layout, out)
-            if scout_shows and self.scout_show_chips[seat]:
-                self._append_scout_shows(tops, out)
-        return out
-
-    def _hook_strength(self, cards: list[int]) -> Any:
-        return self.rules.strength(cards)
-
-    def _append_scout_shows(self, tops: list[int], out: list[int]) -> None:
-        """Scout & Show under plugins: every scout, then every show of the new hand that beats what is left."""
-        rules = self.rules
-        codec = rules.codec
-        for end in (0,) if len(self.active) == 1 else (0, 1):
-            taken = self.active[-1] if end else self.active[0]
-            beat = rules.strength(self.active[:-1] if end else self.active[1:])
-            for flip, value in enumerate((taken >> SHIFT, flipped(taken) >> SHIFT)):
-                first = codec.sns_base + codec.scout_index(end, bool(flip), 0) * codec.sns_stride
-                rules.append_scout_shows(tops, value, beat, first, first + codec.show_count if rules.sns_fallback else -1,
-                                         out)
 
     # -- applying an action -------------------------------------------------------------------
 

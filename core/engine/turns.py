@@ -26,7 +26,18 @@ from mypy_extensions import mypyc_attr
 
 from scoutlab.base.errors import IllegalAction
 from scoutlab.base.values import round_end
-from scoutlab.engine.legal import MASK, SHIFT, SHOW_BASE, Layout, active_set_key, play_codes
+from scoutlab.engine.legal import (
+    MASK,
+    SHIFT,
+    SHOW_BASE,
+    Layout,
+    ShowTrie,
+    active_set_key,
+    append_scouts,
+    append_trie_scout_shows,
+    append_trie_shows,
+    play_codes,
+)
 
 FLIPPING: Final = "flip"
 PLAYING: Final = "play"
@@ -320,9 +331,6 @@ class Table:
     def _hook_play_actions(self, seat: int, scout_shows: bool) -> list[int]:
         raise NotImplementedError
 
-    def _hook_strength(self, cards: list[int]) -> Any:
-        raise NotImplementedError
-
     def _hook_end_checks(self) -> bool:
         """Check the rules' end conditions through their functions; end the round and say True if one holds."""
         raise NotImplementedError
@@ -453,6 +461,36 @@ def _play_actions(t: Table, seat: int, scout_shows: bool) -> list[int]:
     )
 
 
+def trie_play_actions(t: Table, seat: int, scout_shows: bool) -> list[int]:
+    """The seat's legal plays under plugins that decide shows, in `play_codes`'s order, the shows from the rules'
+    trie of the hooks' answers (`legal.ShowTrie`); without the Scout & Shows unless `scout_shows`."""
+    hand = t.hands[seat]
+    tops = [c >> SHIFT for c in hand]
+    out: list[int] = []
+    append_trie_shows(tops, t.beat, t.rules.trie, SHOW_BASE, t.layout.width, out)
+    if _may_scout(t, seat):
+        append_scouts(len(hand), len(t.active), t.layout, out)
+        if scout_shows and t.scout_show_chips[seat] > 0:
+            trie_scout_shows(t, tops, out)
+    return out
+
+
+def trie_scout_shows(t: Table, tops: list[int], out: list[int]) -> None:
+    """Under plugins, every Scout & Show of a hand of top numbers `tops` from the active set: each scout in
+    turn, then every show of the new hand that beats what the scout left (`legal.append_trie_scout_shows`)."""
+    trie: ShowTrie = t.rules.trie
+    layout, active = t.layout, t.active
+    width, stride = layout.width, layout.sns_stride
+    for end in range(1 if len(active) == 1 else 2):
+        taken = active[-1] if end else active[0]
+        beat = trie.active_node([c >> SHIFT for c in (active[:-1] if end else active[1:])])
+        for flip in range(2):
+            first = layout.sns_base + (end * 2 + flip) * (width + 1) * stride
+            fallback = first + layout.show_count if t.sns_fallback else -1
+            value = (taken & MASK) if flip else (taken >> SHIFT)
+            append_trie_scout_shows(tops, value, beat, trie, first, stride, width, fallback, out)
+
+
 def _guarded_play(t: Table, code: int, legal: list[int] | None) -> None:
     # Plugin code runs mid-action (end conditions, scoring, observers): if it raises, undo.
     # A game played from its seed is rebuilt by replaying its history, so the usual path
@@ -566,7 +604,8 @@ def _scout(t: Table, seat: int, index: int) -> None:
 def _strength(t: Table, cards: list[int]) -> Any:
     if t.builtin_shows:
         return active_set_key(cards)
-    return t._hook_strength(cards)
+    trie: ShowTrie = t.rules.trie
+    return trie.active_node([c >> SHIFT for c in cards])  # may ask the hooks: `_guarded_play` undoes if they raise
 
 
 def _check_round_end(t: Table) -> None:
