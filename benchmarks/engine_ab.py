@@ -5,6 +5,7 @@ package: an exported older commit with its compiled modules, say); B is the inst
 one. Each run is a fresh child process that times only its games (CPU time), so both
 see the same drift of a shared machine, and the ratio B/A is what to quote.
 Run: python benchmarks/engine_ab.py --base /tmp/base [--games 100] [--repeat 5] [--plugin noop] [--draw randrange]
+[--case house-wrap:4 ...] (default: the official variants and the two-player games)
 `--instructions` counts instructions per decision instead (valgrind's callgrind, a run of
 the games less a run of none, once per build, since counts repeat exactly where timings
 swing by tens of percent on a shared machine); their ratio is what a quiet core would
@@ -65,7 +66,8 @@ print(json.dumps([decisions, time.process_time() - start, native.BUILD]))
 def run(path: str | None, variant: str, players: int, games: int, plugin: str, draw: str) -> tuple[int, float, str]:
     """(decisions, CPU seconds, build) of one child run."""
     out = subprocess.run([sys.executable, "-c", CHILD, variant, str(players), str(games), plugin, draw],
-                         capture_output=True, text=True, env=child_env(path), check=True)
+                         capture_output=True, text=True, env=child_env(path), check=True,
+                         cwd=os.sep)  # not the checkout, whose compiled library would shadow the base build's
     return tuple(json.loads(out.stdout))
 
 
@@ -80,7 +82,7 @@ def counted(path: str | None, variant: str, players: int, games: int, plugin: st
     """(instructions, decisions) of one child run under callgrind."""
     command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
                sys.executable, "-c", CHILD, variant, str(players), str(games), plugin, draw]
-    out = subprocess.run(command, capture_output=True, text=True, env=child_env(path))
+    out = subprocess.run(command, capture_output=True, text=True, env=child_env(path), cwd=os.sep)
     collected = re.search(r"Collected : ([\d,]+)", out.stderr)
     if out.returncode or not collected:
         sys.exit(f"callgrind run failed:\n{out.stderr[-2000:]}")
@@ -93,6 +95,14 @@ def instructions_per_decision(path: str | None, variant: str, players: int, args
     return (total - start_up) / decisions
 
 
+def parse_case(text: str, parser: argparse.ArgumentParser) -> tuple[str, int]:
+    """`house-wrap:4` as ("house-wrap", 4); a malformed case stops with a one-line usage error."""
+    variant, _, players = text.partition(":")
+    if not variant or not players.isdigit():
+        parser.error(f"--case {text!r}: expected VARIANT:PLAYERS, e.g. house-wrap:4")
+    return variant, int(players)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", required=True, help="directory holding the other build's scoutlab package (A)")
@@ -102,30 +112,35 @@ def main() -> None:
     parser.add_argument("--draw", choices=["random", "randrange"], default="random",
                         help="how the random player draws its move (randrange: as the engine issue measured)")
     parser.add_argument("--instructions", action="store_true", help="count instructions per decision (valgrind)")
+    parser.add_argument("--case", action="append", metavar="VARIANT:PLAYERS",
+                        help="a shipped variant and player count to play (repeatable; default: five official cases)")
     args = parser.parse_args()
+    cases = [parse_case(text, parser) for text in args.case] if args.case else CASES
     if args.instructions:
         if not shutil.which("valgrind"):
             sys.exit("--instructions needs valgrind (apt-get install valgrind)")
         print(f"{'variant':<16}{'players':>8}{'A instr/decision':>18}{'B instr/decision':>18}{'A/B':>7}")
-        for variant, players in CASES:
+        for variant, players in cases:
             a, b = (instructions_per_decision(path, variant, players, args) for path in (args.base, None))
             print(f"{variant:<16}{players:>8}{a:>18,.0f}{b:>18,.0f}{a / b:>7.2f}", flush=True)
         return
     print(f"{'variant':<16}{'players':>8}{'A decisions/s':>15}{'B decisions/s':>15}{'A games/s':>11}{'B games/s':>11}{'B/A':>7}")
-    for variant, players in CASES:
+    for variant, players in cases:
         rates: dict[str, list[float]] = {"A": [], "B": []}
+        builds: dict[str, str] = {}
         ratios, decisions = [], 0
         for _ in range(args.repeat):
             pair = {}
             for label, path in (("A", args.base), ("B", None)):
-                decisions, seconds, _build = run(path, variant, players, args.games, args.plugin, args.draw)
+                decisions, seconds, builds[label] = run(path, variant, players, args.games, args.plugin, args.draw)
                 pair[label] = decisions / seconds
                 rates[label].append(pair[label])
             ratios.append(pair["B"] / pair["A"])
         a, b = statistics.median(rates["A"]), statistics.median(rates["B"])
         per_game = decisions / args.games
         print(f"{variant:<16}{players:>8}{a:>15,.0f}{b:>15,.0f}{a / per_game:>11,.0f}{b / per_game:>11,.0f}"
-              f"{statistics.median(ratios):>7.2f}")
+              f"{statistics.median(ratios):>7.2f}", flush=True)
+    print(f"A: {builds['A']}; B: {builds['B']}")
 
 
 if __name__ == "__main__":
