@@ -45,6 +45,9 @@ def seating(lineup: list[str], players: int, game: int) -> list[str]:
     return [lineup[(seat + game) % len(lineup)] for seat in range(players)]
 
 
+_RULES: dict = {}  # a worker's rules objects, by variant
+
+
 def play_block(task: tuple[str, int, list[str], int, int]) -> dict:
     """Play games [first, first + count) of one row; returns the counts and the capped games."""
     from scoutlab.engine.state import TURN_CAP
@@ -52,7 +55,9 @@ def play_block(task: tuple[str, int, list[str], int, int]) -> dict:
     from scoutlab.rules import load_rules
 
     variant, players, lineup, first, count = task
-    rules = load_rules(variant)
+    if variant not in _RULES:  # one per process: what the bots and the plugins' shows learn is kept across blocks
+        _RULES[variant] = load_rules(variant)
+    rules = _RULES[variant]
     rounds = capped = longest = decisions = 0
     capped_games: list[tuple[int, list[str]]] = []
     started = time.process_time()

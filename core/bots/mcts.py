@@ -26,6 +26,7 @@ from scoutlab.bots.determinize import Knowledge, Sampler
 from scoutlab.bots.options import bot_options, positive
 from scoutlab.bots.skilled import SkilledBot
 from scoutlab.engine.cards import SHIFT
+from scoutlab.engine.native import turns
 
 if TYPE_CHECKING:
     from scoutlab.engine.state import GameState, View
@@ -106,7 +107,8 @@ class MctsBot:
     def rollout(self, state: GameState, code: int, seat: int) -> float:
         """Play `code`, then skilled play for `depth` moves or to the round's end: the seat's reward in [0, 1]."""
         rounds_before = len(state.round_ends)
-        state.apply(code)
+        # a sampled deal gives the seat its own hand and table, so the same legal moves: no check, no undo
+        turns.apply_in_rollout(state, code)
         self.policy.play_out(state, self.options["depth"] or -1, rounds_before)  # -1 never counts down to 0
         if len(state.round_ends) > rounds_before:
             return self.reward(state, list(state.round_ends[-1].scores), seat, round_over=True)
