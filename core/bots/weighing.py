@@ -285,31 +285,16 @@ class Weigher:
 
     def _shows_without(self, w: Weights, tops: list[int], start: i64, stop: i64) -> float:
         """`_without` under plugins: the structure of the hand read by _read_shows without tops[start:stop]."""
-        trie = self.trie
-        assert trie is not None
         n: i64 = len(tops)
         # the shows starting right of the cut are as they were; so are those left of it that stop short of it
         lengths: i64 = self.before_lengths[n] - self.before_lengths[stop] + self.before_lengths[start]
         bonus: i64 = self.before_bonus[n] - self.before_bonus[stop] + self.before_bonus[start]
         s: i64 = 0
         while s < start:
-            reach: i64 = self.reach[s]
-            if s + reach >= start:  # it reaches the cut: walk it on past the cut
+            if s + self.reach[s] >= start:  # it reaches the cut: walk it on past the cut
                 lengths -= self.before_lengths[s + 1] - self.before_lengths[s]
                 bonus -= self.before_bonus[s + 1] - self.before_bonus[s]
-                node: i64 = ROOT
-                i: i64 = s
-                while i < start:
-                    node = trie.child(node, tops[i])
-                    i += 1
-                reach = start - s
-                i = stop
-                while i < n:
-                    node = trie.child(node, tops[i])
-                    if node == NO_SHOW:
-                        break
-                    reach += 1
-                    i += 1
+                reach: i64 = self._rewalk(tops, s, start, i64(-1), stop)
                 if reach > 1:
                     second: i64 = tops[s + 1] if s + 1 < start else tops[stop]
                     lengths += reach * (reach + 1) // 2 - 1
@@ -320,34 +305,17 @@ class Weigher:
 
     def _shows_with(self, w: Weights, tops: list[int], gap: i64, number: i64) -> float:
         """`_with` under plugins: the structure of the hand read by _read_shows with `number` put in at `gap`."""
-        trie = self.trie
-        assert trie is not None
         n: i64 = len(tops)
         # the shows starting right of the gap are as they were; so are those left of it that stop short of it
         lengths: i64 = self.before_lengths[n]
         bonus: i64 = self.before_bonus[n]
         s: i64 = 0
         while s <= gap:
-            reach: i64 = self.reach[s] if s < gap else i64(0)  # s == gap: the new card's own shows, always walked
-            if s + reach >= gap:  # it reaches the gap: walk it on through the new card
+            if s == gap or s + self.reach[s] >= gap:  # it reaches the gap (the new card's own shows always do)
                 if s < gap:
                     lengths -= self.before_lengths[s + 1] - self.before_lengths[s]
                     bonus -= self.before_bonus[s + 1] - self.before_bonus[s]
-                node: i64 = ROOT
-                i: i64 = s
-                while i < gap:
-                    node = trie.child(node, tops[i])
-                    i += 1
-                reach = gap - s
-                node = trie.child(node, number)
-                if node != NO_SHOW:
-                    reach += 1
-                    while i < n:
-                        node = trie.child(node, tops[i])
-                        if node == NO_SHOW:
-                            break
-                        reach += 1
-                        i += 1
+                reach: i64 = self._rewalk(tops, s, gap, number, gap)
                 if reach > 1:
                     first: i64 = tops[s] if s < gap else number
                     second: i64 = number if s + 1 == gap else (tops[s + 1] if s < gap else tops[gap])
@@ -356,6 +324,32 @@ class Weigher:
                         bonus += reach - 1
             s += 1
         return float(lengths) + w.set_bonus * float(bonus)
+
+    def _rewalk(self, tops: list[int], s: i64, cut: i64, number: i64, resume: i64) -> i64:
+        """How many cards the show from card s reaches in the hand a move leaves: tops[s:cut] (a show's prefix,
+        which _read_shows found), then `number` (none if -1), then tops[resume:], as far as they are a show."""
+        trie = self.trie
+        assert trie is not None
+        n: i64 = len(tops)
+        node: i64 = ROOT
+        i: i64 = s
+        while i < cut:
+            node = trie.child(node, tops[i])
+            i += 1
+        reach: i64 = cut - s
+        if number >= 0:
+            node = trie.child(node, number)
+            if node == NO_SHOW:
+                return reach
+            reach += 1
+        i = resume
+        while i < n:
+            node = trie.child(node, tops[i])
+            if node == NO_SHOW:
+                break
+            reach += 1
+            i += 1
+        return reach
 
     def _show_structure(self, w: Weights, tops: list[int], start: int, stop: int) -> float:
         return self._without(w, tops, start, stop) if self.builtin else self._shows_without(w, tops, start, stop)
