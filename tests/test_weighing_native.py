@@ -190,7 +190,7 @@ def test_both_builds_weigh_every_decision_of_a_game_alike(compiled, variant, pla
 
 @pytest.mark.parametrize("variant, players", CASES)
 def test_a_rollout_plays_the_moves_a_checked_game_plays(compiled, variant, players):
-    """`play_out` lists no Scout & Show and skips apply's check (`apply_legal`); played move by move with every
+    """`play_out` lists no Scout & Show and skips apply's check (`apply_in_rollout`); played move by move with every
     legal action listed and each move checked, the same rounds give the same history, in both builds."""
     rules = load_rules(variant)
     bot = SkilledBot(rules, random.Random(0), {})

@@ -300,12 +300,6 @@ class Table:
         else:
             _play(self, code)
 
-    def apply_legal(self, code: int) -> None:
-        """`apply` for a code the caller took from this state's own legal moves (a rollout's choice from
-        `shows_and_scouts`, or a Scout & Show it found by the rules): not checked against the listing,
-        so the Scout & Shows need never be listed. Where plugin code runs mid-action it is still undone if that raises."""
-        apply_legal(self, code)
-
     @property
     def is_over(self) -> bool:
         return self.phase == OVER
@@ -706,7 +700,7 @@ def _listing(t: Table) -> list[int]:
     return legal
 
 
-# Table.shows_and_scouts, scout_and_show_open and apply_legal as functions (and apply_in_rollout): compiled, a rollout
+# Table.shows_and_scouts and scout_and_show_open as functions, and apply_in_rollout: compiled, a rollout
 # (bots/weighing.py) calls them in C, where a method of a GameState, a Python subclass, is looked up by name.
 
 
@@ -723,15 +717,10 @@ def scout_and_show_open(t: Table) -> bool:
     return t.phase == PLAYING and _may_scout(t, seat) and t.scout_show_chips[seat] > 0
 
 
-def apply_legal(t: Table, code: int) -> None:
-    if t.guarded:
-        _guarded_play(t, code, t._legal)
-    else:
-        _play(t, code)
-
-
 def apply_in_rollout(t: Table, code: int) -> None:
-    """`apply_legal` for a search's rollout, on the search's own copy of a game: where plugin code raises
+    """`apply` for a search's rollout, on the search's own copy of a game, of a code the search took from the
+    seat's own legal moves (`shows_and_scouts`, a Scout & Show it found by the rules, a candidate of the view's):
+    not checked against the listing, so the Scout & Shows need never be listed; and where plugin code raises
     mid-action, the copy is thrown away with the error, so nothing is saved to undo it (`_guarded_play`)."""
     _play(t, code)
 
