@@ -4,7 +4,7 @@ right-to-left layout in Arabic."""
 
 from __future__ import annotations
 
-from driver import click_scout, close_round_end, play_until, screenshot, state, wait_for_turn_or_end
+from driver import click_card, click_scout, close_round_end, play_until, screenshot, state, wait_for_turn_or_end
 
 
 def start(page, server: str, variant: str, players: int, lang: str = "en") -> str:
@@ -73,7 +73,7 @@ def test_an_illegal_show_is_explained_and_a_scout_and_show_is_built_by_clicking(
                 click_scout(page, s["legal"]["scout_ends"][0], 0)
             else:
                 for i in range(start_, start_ + length):
-                    page.click(f"#hand button.card[data-index='{i}']")
+                    click_card(page, i)
                 page.click("#show")
             page.wait_for_timeout(100)
     s = state(page, token)
@@ -81,8 +81,8 @@ def test_an_illegal_show_is_explained_and_a_scout_and_show_is_built_by_clicking(
     # An illegal show: the whole hand is never a set or a run here.
     hand = [c["t"] for c in s["hand"]]
     pair = next(i for i in range(len(hand) - 1) if abs(hand[i] - hand[i + 1]) > 1)
-    page.click(f"#hand button.card[data-index='{pair}']")
-    page.click(f"#hand button.card[data-index='{pair + 1}']")
+    click_card(page, pair)
+    click_card(page, pair + 1)
     # Explained as soon as it is selected, in the rules' words...
     page.wait_for_function("() => document.querySelector('#message').textContent.includes('neither a set')")  # a function: the CSP forbids eval
     page.evaluate("document.querySelector('#message').textContent = ''")
@@ -90,8 +90,8 @@ def test_an_illegal_show_is_explained_and_a_scout_and_show_is_built_by_clicking(
     page.click("#show")
     page.wait_for_function("() => document.querySelector('#message').textContent.includes('neither a set')")  # a function: the CSP forbids eval
     assert len(state(page, token)["log"]) == len(s["log"])
-    page.click(f"#hand button.card[data-index='{pair}']")
-    page.click(f"#hand button.card[data-index='{pair + 1}']")
+    click_card(page, pair)
+    click_card(page, pair + 1)
     # Scout & Show: take the left end card, turned over, put it first, then show it on its own if that beats what is left.
     page.click("#active button[data-end='0']")
     page.click("#gaps button[data-gap='0']")
@@ -101,7 +101,7 @@ def test_an_illegal_show_is_explained_and_a_scout_and_show_is_built_by_clicking(
     assert page.locator("#hand button.card.scouted").count() == 1
     screenshot(page, "scout-and-show-1280")
     before = len(state(page, token)["log"])
-    page.click("#hand button.card[data-index='0']")
+    click_card(page, 0)
     page.click("#show")
     page.wait_for_function(
         "async ([t, n]) => document.querySelector('#message').textContent.length > 0"
