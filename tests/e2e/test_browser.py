@@ -45,6 +45,13 @@ def test_part_of_a_four_player_match_at_phone_width(server, page_at):
     token = start(page, server, "official", 4)
     assert page.evaluate("document.documentElement.scrollWidth") <= 390  # nothing sticks out sideways
     screenshot(page, "four-player-flip-390")
+    # Eleven cards overlap at this width; a hovered card must not cover the strip its neighbour shows.
+    page.click("#keep")
+    assert page.locator("#hand.tight").count() == 1
+    page.hover("#hand button.card[data-index='0']", position={"x": 5, "y": 20})
+    hit = page.evaluate("""() => { const b = document.querySelector("#hand .card[data-index='1']").getBoundingClientRect();
+                                   return document.elementFromPoint(b.left + 5, b.top + b.height / 2).closest('.card').dataset.index; }""")
+    assert hit == "1"
     play_until(page, token, lambda s: len(s["log"]) >= 16 or s["over"])
     screenshot(page, "four-player-play-390")
     play_until(page, token, lambda s: s["round"] > 1 or s["over"])  # through the end of round 1
