@@ -9,8 +9,8 @@ rollouts play thousands of skilled moves a decision, so this is its hot loop too
 
 Under the built-in shows every question about a show is an integer key from the engine's
 listing (`legal.append_shows`, `legal.active_set_key`), called directly; where a plugin
-changes what a show is, the rules object's own `append_shows` and `strength` are called,
-and a hand is read through the rules' trie of classified shows (`legal.ShowTrie`), a table of ints.
+changes what a show is, the rules' trie of classified shows (`legal.ShowTrie`, a table of
+ints) answers them, through its own sweep (`legal.append_trie_shows`) and `active_node`.
 
 Both builds do the same float arithmetic in the same order, so a move's value is the same
 float in each and ties break the same way (the lower code).
@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from librt.vecs import vec  # compiled, an array of unboxed C ints; to Python a list-like object
 from mypy_extensions import i64  # compiled, a C int64 with no tag checks (as in legal.py); to Python an int
 
-from scoutlab.engine.legal import MASK, NO_SHOW, ROOT, SHIFT, SHOW_BASE, ShowTrie, active_set_key, append_shows
+from scoutlab.engine.legal import MASK, NO_SHOW, ROOT, SHIFT, SHOW_BASE, ShowTrie, active_set_key, append_shows, append_trie_shows
 from scoutlab.engine.turns import apply_in_rollout, scout_and_show_open, shows_and_scouts
 
 if TYPE_CHECKING:  # compiled, the rollout reads the compiled table's fields directly (setup.py)
@@ -102,7 +102,7 @@ class Weigher:
         self.sns_stride = sns_stride
         self.builtin = trie is None  # the built-in shows: integer keys, no call into Python
         self.prune = self.builtin  # weigh a scout only where it can join a neighbour, and at the ends (see _scouts)
-        self.rules = rules  # under plugins: its append_shows and strength
+        self.rules = rules  # what a copy is made from (see __reduce__)
         self.trie = trie  # under plugins: which runs of numbers are shows (the rules' own)
         # Which kind earns the set bonus under plugins: the one that wins between a set and a run of as
         # many cards (sets under the official order; a plugin may rank runs first).
@@ -462,7 +462,7 @@ class Weigher:
                      weighed: i64) -> i64:
         """Keep the Scout & Shows after the best few scouts (kept at first..weighed - 1, best value first, then
         the lower code) from place `weighed` on; the next place."""
-        width, stride = self.width, self.sns_stride
+        width, stride, trie = self.width, self.sns_stride, self.trie
         capture = w.capture * (len(active) - 1)
         cost = w.scout + w.scout_show
         beats: list[Any] = [None, None]  # what a show must beat after a scout from each end
@@ -491,16 +491,14 @@ class Weigher:
             hand.insert(gap, number)
             if beats[end] is None:
                 rest = active[:-1] if end else active[1:]
-                beats[end] = active_set_key(rest) if self.builtin else self.rules.strength(rest)
+                beats[end] = active_set_key(rest) if trie is None else trie.active_node([c >> SHIFT for c in rest])
             shows: list[int] = []
-            if self.builtin:
+            if trie is None:
                 append_shows(hand, beats[end], 0, width, shows)
-                if shows:  # often nothing beats what is left, and the tables are not needed
-                    self._read(hand)
             else:
-                self.rules.append_shows(hand, beats[end], 0, shows)
-                if shows:
-                    self._read(hand)
+                append_trie_shows(hand, beats[end], trie, 0, width, shows)
+            if shows:  # often nothing beats what is left, and the tables are not needed
+                self._read(hand)
             base = self.sns_base + index * stride
             for rel in shows:
                 start, length = rel // width, rel % width + 1

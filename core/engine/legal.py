@@ -321,7 +321,8 @@ class ShowTrie:
         self.children = vec[i64]([UNKNOWN] * span)
         self.values: list[tuple[int, ...]] = [()]
         self.kinds: list[str] = ["set"]  # the root's: never asked, an empty table is beaten by anything
-        self.verdicts: dict[int, int] = {}  # active node << 32 | show node -> BEATS or LOSES
+        # verdicts[active node][show node]: BEATS, LOSES or UNKNOWN; rows of C ints, read with no boxed key
+        self.verdicts: list[vec[i64]] = []
         self.loose: dict[tuple[int, ...], int] = {}  # active sets that are no show -> their node (active_node)
 
     def child(self, node: i64, number: i64) -> i64:
@@ -368,26 +369,39 @@ class ShowTrie:
         """Whether the show of node `show` beats the active set of node `active` (anything beats ROOT)."""
         if active == ROOT:
             return True
-        key: i64 = active << 32 | show
-        verdict = self.verdicts.get(key, UNKNOWN)
-        if verdict == UNKNOWN:
-            stronger: bool = self.compare(self.values[show], self.kinds[show], self.values[active], self.kinds[active])
-            verdict = BEATS if stronger else LOSES
-            self.verdicts[key] = verdict
-        return verdict == BEATS
+        if active < len(self.verdicts):
+            row = self.verdicts[active]
+            if show < len(row):
+                verdict: i64 = row[show]
+                if verdict != UNKNOWN:
+                    return verdict == BEATS
+        return self._judge(show, active)
+
+    def _judge(self, show: i64, active: i64) -> bool:
+        """Ask the hooks whether `show` beats `active`, and keep the answer."""
+        stronger: bool = self.compare(self.values[show], self.kinds[show], self.values[active], self.kinds[active])
+        # the row is fetched after the hook returns, so another thread's verdicts kept meanwhile stay
+        while len(self.verdicts) <= active:
+            self.verdicts.append(vec[i64]())
+        row = self.verdicts[active]
+        if len(row) <= show:
+            row = extend(row, [UNKNOWN] * (len(self.values) - len(row)))  # room for every node known so far
+            self.verdicts[active] = row
+        row[show] = BEATS if stronger else LOSES
+        return stronger
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         """Copied and pickled with all it has learnt: a game state's `beat` is one of its node numbers."""
         return _restored_trie, (self.span, self.classify, self.compare, self.values, self.kinds, list(self.children),
-                                self.verdicts, self.loose)
+                                [list(row) for row in self.verdicts], self.loose)
 
 
 def _restored_trie(span: int, classify: Any, compare: Any, values: list[tuple[int, ...]], kinds: list[str],
-                   children: list[int], verdicts: dict[int, int], loose: dict[tuple[int, ...], int]) -> ShowTrie:
+                   children: list[int], verdicts: list[list[int]], loose: dict[tuple[int, ...], int]) -> ShowTrie:
     """A ShowTrie as `ShowTrie.__reduce__` saw it (a compiled class has no __dict__ to copy)."""
     trie = ShowTrie(span, classify, compare)
     trie.values, trie.kinds, trie.children = list(values), list(kinds), vec[i64](children)
-    trie.verdicts, trie.loose = dict(verdicts), dict(loose)
+    trie.verdicts, trie.loose = [vec[i64](row) for row in verdicts], dict(loose)
     return trie
 
 

@@ -65,13 +65,6 @@ class GameState(Table):
 
     # -- legal actions ------------------------------------------------------------------------
 
-    def _hook_play_actions(self, seat: int, scout_shows: bool) -> list[int]:
-        try:
-            return turns.trie_play_actions(self, seat, scout_shows)
-        except HookError as exc:  # a plugin's show hook failed: say where
-            exc.locate(self.where())
-            raise
-
     # -- applying an action -------------------------------------------------------------------
 
     def _undo(self, done: int, legal: list[int] | None, saved: Any, exc: BaseException, code: int) -> None:

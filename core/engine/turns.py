@@ -24,7 +24,7 @@ from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
-from scoutlab.base.errors import IllegalAction
+from scoutlab.base.errors import HookError, IllegalAction
 from scoutlab.base.values import round_end
 from scoutlab.engine.legal import (
     MASK,
@@ -322,7 +322,8 @@ class Table:
         """The error to raise for an observer that raised `exc`, or else answered something other than None."""
         raise NotImplementedError
 
-    def _hook_play_actions(self, seat: int, scout_shows: bool) -> list[int]:
+    def where(self, code: int | None = None) -> str:
+        """The position in words for error messages."""
         raise NotImplementedError
 
     def _hook_end_checks(self) -> bool:
@@ -467,6 +468,15 @@ def trie_play_actions(t: Table, seat: int, scout_shows: bool) -> list[int]:
         if scout_shows and t.scout_show_chips[seat] > 0:
             trie_scout_shows(t, tops, out)
     return out
+
+
+def _hook_play_actions(t: Table, seat: int, scout_shows: bool) -> list[int]:
+    """`trie_play_actions`, saying where if a plugin's show hook fails (compiled: a rollout lists in C)."""
+    try:
+        return trie_play_actions(t, seat, scout_shows)
+    except HookError as exc:
+        exc.locate(t.where())
+        raise
 
 
 def trie_scout_shows(t: Table, tops: list[int], out: list[int]) -> None:
@@ -691,7 +701,7 @@ def _listing(t: Table) -> list[int]:
     legal = t._legal
     if legal is None:
         if t.phase == PLAYING:
-            legal = _play_actions(t, t.to_act, True) if t.builtin_shows else t._hook_play_actions(t.to_act, True)
+            legal = _play_actions(t, t.to_act, True) if t.builtin_shows else _hook_play_actions(t, t.to_act, True)
         elif t.phase == FLIPPING:
             legal = [KEEP, FLIP]
         else:
@@ -707,7 +717,7 @@ def _listing(t: Table) -> list[int]:
 def shows_and_scouts(t: Table) -> list[int]:
     legal = t._legal
     if legal is None and t.phase == PLAYING:
-        return _play_actions(t, t.to_act, False) if t.builtin_shows else t._hook_play_actions(t.to_act, False)
+        return _play_actions(t, t.to_act, False) if t.builtin_shows else _hook_play_actions(t, t.to_act, False)
     sns_base = t.layout.sns_base
     return [code for code in _listing(t) if code < sns_base]
 
