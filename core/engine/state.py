@@ -63,8 +63,6 @@ class GameState(Table):
         self._legal = None
         self._replayable = False  # the seed and history no longer say how this state came about
 
-    # -- legal actions ------------------------------------------------------------------------
-
     # -- applying an action -------------------------------------------------------------------
 
     def _undo(self, done: int, legal: list[int] | None, saved: Any, exc: BaseException, code: int) -> None:
