@@ -192,7 +192,7 @@ def test_a_level_chooses_the_opponents_and_their_names_say_which_bot():
     child.expect(r"keep/flip> ")
     seen = plain(child.before)
     assert "You are P4 (you)." in seen
-    assert all(f"P{n} (skilled): " in seen for n in (1, 2, 3)), seen
+    assert all(f"P{n} (Skilled bot): " in seen for n in (1, 2, 3)), seen
     child.sendline("quit")
     child.expect(pexpect.EOF)
     child.close()
@@ -212,7 +212,7 @@ def test_the_default_level_is_expert_and_bots_win_over_a_level():
     child = spawn("--variant", "two-player", "--seat", "2", "--seed", "3")
     child.expect(r"keep/flip> ")
     expert = bot_label(level_bot("expert"), gettext_for("en"))
-    assert f"P1 ({expert}): " in plain(child.before), "expert by default, named with its budget (mcts:seconds=0.8)"
+    assert f"P1 ({expert}): " in plain(child.before), "expert by default, named by its bot without its options"
     child.sendeof()
     child.expect(pexpect.EOF)
     child.close()

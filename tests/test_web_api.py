@@ -61,7 +61,7 @@ def test_the_form_offers_the_levels_by_name_and_posts_one(client):
     page = client.get("/?lang=el").text
     options = re.findall(r'<option value="(\w+)"[^>]*>([^<]*)</option>', page.split('id="level"', 1)[1].split("</select>", 1)[0])
     assert [value for value, _ in options] == [level.name for level in LEVELS]
-    assert options[0][1] == "Εύκολο — \u2066greedy\u2069", "the level's word translated, the bot's name as it is"
+    assert options[0][1] == "Εύκολο", "the level by its translated word alone: its bot only in the details line"
     assert re.search(r'<option value="expert" selected>', page), "expert is chosen unless the player says otherwise"
     answer = client.post("/new", data={"variant": "official", "players": "3", "level": "medium", "bot1": "", "bot2": "random"},
                          follow_redirects=False)

@@ -14,7 +14,10 @@ from scoutlab.text.i18n import N_
 
 @dataclass(frozen=True)
 class Level:
-    """A level's identifier, the bot spec it plays with, its word (a catalog message id) and how the bot plays (for --help and docs)."""
+    """A level's identifier, the bot spec it plays with, its word and how the bot plays (both catalog message ids).
+
+    A player reads the word; the description and the spec only in the start page's details, for the curious.
+    """
 
     name: str
     bot: str
@@ -24,10 +27,11 @@ class Level:
 
 #: Weakest first. Every level's bot answers within a second (docs/bots.md "Levels" measures each).
 LEVELS: tuple[Level, ...] = (
-    Level("easy", "greedy", N_("Easy"), "its strongest show, else the scout that best lengthens a set or run"),
-    Level("medium", "heuristic", N_("Medium"), "plans one move ahead with a model of the round's end"),
-    Level("hard", "skilled", N_("Hard"), "scores every move by the hand it leaves, with weights tuned in self-play"),
-    Level("expert", "mcts:seconds=0.8", N_("Expert"), "plays each of its best moves out to the round's end on up to 300 sampled deals, stopping at 0.8 seconds"),
+    Level("easy", "greedy", N_("Easy"), N_("plays its strongest show, else the scout that best lengthens a set or run")),
+    Level("medium", "heuristic", N_("Medium"), N_("plans one move ahead with a model of the round's end")),
+    Level("hard", "skilled", N_("Hard"), N_("scores every move by the hand it leaves, with weights tuned in self-play")),
+    Level("expert", "mcts:seconds=0.8", N_("Expert"),
+          N_("plays each of its best moves out to the round's end on up to 300 sampled deals, stopping at 0.8 seconds")),
 )
 #: The strongest level that answers within a second.
 DEFAULT_LEVEL = "expert"

@@ -167,8 +167,8 @@ def create_app(db_path: str, bot_delay_ms: int = 700, engine_threads: int = 4, b
         variants = variants_info(language(request))
         form = form or {"variant": "official" if any(v["name"] == "official" for v in variants) else variants[0]["name"]}
         bots = [{"name": name, "label": bot_label(name, _)} for name in offered_bots()]
-        # the level's word translated, its bot named as it is (isolated, so a right-to-left line keeps it whole)
-        levels = [{"name": level.name, "label": f"{_(level.word)} — \u2066{level.bot}\u2069"} for level in available_levels()]
+        # a level by its word; how it plays and its bot spec only in the details line, for the curious
+        levels = [{"name": level.name, "label": _(level.word), "how": _(level.description), "bot": level.bot} for level in available_levels()]
         yours = your_matches(request, matches, _, language(request))
         return page(
             request, "new.html", status, variants=variants, bots=bots, levels=levels, problems=list(problems),

@@ -1,6 +1,6 @@
 """The opponents' level on the start page, in Chromium at a phone's size in all five languages: each level
-offered by its translated word and its bot's name, expert chosen, the form fitting the width; a match started
-with it names each opponent's bot on the table (the longest name, the expert's, fitting a 5-player row)."""
+offered by its translated word alone (its bot spec folded in the details line), expert chosen, the form fitting
+the width and Start in view; a match started with it names each opponent's bot in the player's language."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ def test_the_level_is_chosen_by_name_and_the_table_names_each_bot(server, browse
     page.goto(f"{server}/?lang={lang}")
     offered = page.locator("#level option").evaluate_all("os => os.map(o => [o.value, o.textContent, o.selected])")
     assert [value for value, _text, _chosen in offered] == [level.name for level in LEVELS]
-    assert [text.translate(ISOLATES) for _value, text, _chosen in offered] == [f"{_(level.word)} — {level.bot}" for level in LEVELS]
+    assert [text.translate(ISOLATES) for _value, text, _chosen in offered] == [_(level.word) for level in LEVELS]
     assert [value for value, _text, chosen in offered if chosen] == ["expert"]
     page.locator("#level").scroll_into_view_if_needed()
     box = page.locator("#level").bounding_box()
@@ -73,4 +73,29 @@ def test_a_chosen_level_plays_its_bot(server, page_at):
     page.wait_for_url("**/m/*")
     page.wait_for_selector("#hand .card")
     shown = page.locator("#opponents .opponent .who small").all_inner_texts()
-    assert [text.replace("\u200b", "").strip(" ·") for text in shown] == [level_bot("hard")] * 2
+    assert [text.replace("\u200b", "").strip(" ·") for text in shown] == [bot_label(level_bot("hard"), gettext_for("en"))] * 2
+
+
+SPEC = r"\b(mcts|skilled|heuristic|greedy|random)(:|\b)"
+
+
+@pytest.mark.parametrize("width, height", [(1366, 768), (390, 844)])
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_start_is_in_view_without_scrolling_and_no_bot_spec_is_read(server, browser, lang, width, height):
+    import re
+
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.goto(f"{server}/?lang={lang}")
+    start = page.locator("form.new-match button[type=submit]")
+    box = start.bounding_box()
+    assert page.evaluate("window.scrollY") == 0
+    assert box and box["y"] >= 0 and box["y"] + box["height"] <= height, f"Start at {box}, below the first screen"
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width
+    hit = start.evaluate("(b) => { const r = b.getBoundingClientRect(); return b.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)); }")
+    assert hit, "Start is covered by something"
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    assert not re.search(SPEC, page.inner_text("main")), "a bot spec is read outside the folded details line"
+    screenshot(page, f"start-{lang}-{width}")
+    page.click(".level-details summary")  # the curious open the details: each level's bot is there
+    assert all(level.bot in page.inner_text(".level-details") for level in LEVELS)
+    page.close()
