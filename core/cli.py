@@ -28,6 +28,7 @@ COMMANDS = [
     "simulate",
     "compare",
     "sweep",
+    "tune",
 ]
 
 

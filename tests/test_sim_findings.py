@@ -44,8 +44,9 @@ def test_a_share_difference_reads_in_percentage_points():
 
 
 class _Variant:
-    def __init__(self, label, players, bots=("random",), games=2000, rounds=3.0):
+    def __init__(self, label, players, bots=("random",), games=2000, rounds=3.0, tuning=""):
         self.label, self.players, self.bots, self.games = label, players, bots, games
+        self.tuning = tuning
         self._rounds = rounds
         self.fairness = {"chi2": 1.0, "df": players - 1, "p": 0.6}
 

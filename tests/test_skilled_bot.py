@@ -21,7 +21,7 @@ from scoutlab.engine.cards import parse_hand
 from scoutlab.rules import load_rules
 
 ROOT = Path(__file__).resolve().parents[1]
-TUNED = ["structure", "set_bonus", "capture", "scout", "scout_show", "empty", "shown", "urgency", "card"]
+TUNED = ["structure", "set_bonus", "capture", "scout", "scout_show", "empty", "shown", "urgency", "card", "tempo", "scout_tempo"]
 
 
 @pytest.fixture(scope="module")

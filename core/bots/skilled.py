@@ -8,6 +8,11 @@ Every candidate move is scored by what it does now and by the hand it leaves:
     two or more adjacent cards in it, longer ones counting more (sets a little more than
     runs, since they beat runs of the same length; runs, where the rules rank them first);
 and weighed by a few weights (skilled_weights.json), tuned by self-play (scripts/train_skilled.py).
+The weights are read in the variant's own points (points.py: a house rule that doubles the
+points of a captured card doubles what a capture is worth to the bot), and where
+`scoutlab tune` fitted weights to the variant, those are played instead (tuned.py). The
+option `weights=official` plays the official game's weights unscaled, whatever the variant:
+the bot a tuning is measured against.
 
 It is fast because it never copies the game: the moves come from the legal codes by
 arithmetic, a hand is read once per decision into tables every move is weighed from, and
@@ -25,13 +30,18 @@ import random
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
+from scoutlab.base.errors import BotError
+from scoutlab.base.limits import excerpt
+from scoutlab.bots import tuned
 from scoutlab.bots import weighing as reference_weighing
 from scoutlab.bots.cycles import Positions
 from scoutlab.bots.hand import flip_hand
 from scoutlab.bots.options import bot_options
+from scoutlab.bots.points import NOT_POINTS, OFFICIAL, Points, in_points
 from scoutlab.engine import native
 from scoutlab.engine.actions import FLIP, KEEP
 from scoutlab.engine.cards import SHIFT
+from scoutlab.rules import load_rules
 
 if TYPE_CHECKING:
     from scoutlab.engine.state import GameState, View
@@ -47,9 +57,27 @@ def family(players: int) -> str:
     return "two-player" if players == 2 else "three-to-five"
 
 
+#: The variants the default weights were tuned on, by family (the three-to-five weights at 4 players).
+REFERENCE = {"three-to-five": "official", "two-player": "two-player"}
+_reference_digests: dict[str, str] = {}
+
+
+def tuning(rules: Rules, players: int) -> str:
+    """How the weights fit these rules at this count: "tuned" (`scoutlab tune` fitted them), "reference" (the
+    rules the default weights were tuned on) or "untuned" (the default weights, read in the variant's points)."""
+    if tuned.find(rules, players) is not None:
+        return "tuned"
+    reference = REFERENCE[family(players)]
+    if reference not in _reference_digests:
+        _reference_digests[reference] = tuned.play_digest(load_rules(reference))
+    return "reference" if tuned.play_digest(rules) == _reference_digests[reference] else "untuned"
+
+
 # Every option a user may set (`skilled:capture=1.5`), with the three-to-five player weights as defaults.
-DEFAULTS: dict[str, Any] = dict(WEIGHTS["families"]["three-to-five"])
+DEFAULTS: dict[str, Any] = {**NOT_POINTS, **WEIGHTS["families"]["three-to-five"]}
 DEFAULTS["sns_scouts"] = 4  # Scout & Shows weighed: after this many of the best scouts
+DEFAULTS["weights"] = "variant"  # or "official": the official game's weights, unscaled, untuned
+WEIGHT_SOURCES = ("variant", "official")
 # The move scoring: compiled with mypyc where it is built and the engine's loop is too (it calls the
 # compiled listing), else its source (weighing.py), which is the reference.
 if native.legal is native.reference:
@@ -78,7 +106,11 @@ class SkilledBot:
 
     def __init__(self, rules: Rules, rng: random.Random, options: dict[str, Any]):
         checked = bot_options(self.name, options, DEFAULTS)
-        self.overrides = {key: checked[key] for key in options}  # win over the family's weights
+        if checked["weights"] not in WEIGHT_SOURCES:
+            raise BotError(f"bot 'skilled': option weights={excerpt(checked['weights'])} must be one of "
+                           f"{', '.join(WEIGHT_SOURCES)}")
+        self.official = checked["weights"] == "official"
+        self.overrides = {key: checked[key] for key in options if key != "weights"}  # win over the family's weights
         # per player count: (weights as given, the same ready for the weigher)
         self._families: dict[int, tuple[dict[str, Any], Any]] = {}
         self.rules = rules  # it draws no random numbers: the same view always gets the same move
@@ -90,12 +122,19 @@ class SkilledBot:
         self.use_weights(max(rules.players))
 
     def use_weights(self, players: int) -> None:
-        """Play with the weights of this player count's family (and the options given)."""
+        """Play with the weights for this player count (and the options given), in the variant's points."""
         found = self._families.get(players)
         if found is None:
-            weights = {**DEFAULTS, **WEIGHTS["families"][family(players)], **self.overrides}
-            found = self._families[players] = (weights, weighing.Weights(weights))
+            weights = {**DEFAULTS, **self.base_weights(players), **self.overrides}
+            del weights["weights"]
+            points = OFFICIAL if self.official else Points.of(self.rules)
+            found = self._families[players] = (weights, weighing.Weights(in_points(weights, points)))
         self.options, self.weights = found
+
+    def base_weights(self, players: int) -> dict[str, Any]:
+        """The weights before scaling: tuned for these rules and count if `scoutlab tune` fitted them, else the family's."""
+        fitted = None if self.official else tuned.find(self.rules, players)
+        return fitted.weights if fitted is not None else WEIGHTS["families"][family(players)]
 
     def act(self, view: View) -> int:
         self.use_weights(view.players)

@@ -24,6 +24,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("variants", nargs="+", metavar="VARIANT",
                         help="two or more shipped variant names or spec files; NAME:N sets the player count")
     add_run_arguments(parser, games=3000)
+    parser.add_argument("--tune", action="store_true",
+                        help="first fit the skilled bot's weights to each variant and count that has none "
+                             "(scoutlab tune's default budget: minutes each; kept for later runs)")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -60,6 +60,12 @@ def run_command(command: str, specs: list[tuple[str, int | None]], args: argpars
     every = args.players == ALL
     if every:
         specs = [(spec, None) for spec, _ in specs]
+    if getattr(args, "tune", False):
+        require_extras(["cma"])
+        # imported only when asked: tuning needs the cma package, which a plain compare does not
+        from scoutlab.sim.tune import tune_untuned
+
+        tune_untuned(specs, every, workers=args.workers, report=lambda line: print(line, file=sys.stderr, flush=True))
     with progress_bar() as progress:
         if command == "sweep":
             if every:

@@ -29,6 +29,9 @@ NO_PERCENT = ("first_player", "starter_edge", "skill_depth", "luck", "deficit", 
 # Headline metrics first, then the rest by strength of evidence.
 PRIORITY = ("turns", "turns_per_round", "rounds", "score_round", "end.hand_emptied", "end.rule_ii",
             "scouts", "sns", "skill_depth", "first_player", "starter_edge", "margin_round", "lead_changes_round")
+# Effects of skill or seat: where the bots played two variants move for move alike, a difference in these comes
+# from the scoring alone, so the findings say that once instead of reading them as effects of skill or seat.
+SKILL_OR_SEAT = ("skill_depth", "luck", "first_player", "starter_edge")
 
 
 def findings(report: Report) -> list[str]:
@@ -36,10 +39,12 @@ def findings(report: Report) -> list[str]:
     chosen = set((report.sweep or {}).get("metrics") or ())
     lines: list[str] = []
     for c in report.comparisons:
-        rows = [d for d in c.rows if not chosen or d.key in chosen]
+        rows = [d for d in c.rows if (not chosen or d.key in chosen) and not (c.alike and _skill_or_seat(d.key))]
+        if c.alike:
+            lines.append(alike(c, report))
         lines += _differences(c, rows)
     for c in report.comparisons:
-        rows = [d for d in c.rows if not chosen or d.key in chosen]
+        rows = [d for d in c.rows if (not chosen or d.key in chosen) and not (c.alike and _skill_or_seat(d.key))]
         same = _ranked([d for d in rows if not d.significant])
         named = [d.label for d in same if chosen or d.key in PRIORITY]
         others = len(same) - len(named)
@@ -51,6 +56,17 @@ def findings(report: Report) -> list[str]:
         lines += _single(report)
     lines += caveats(report)
     return lines
+
+
+def alike(c: Comparison, report: Report) -> str:
+    """The one line for two variants the bots played move for move the same."""
+    return (f"The bots played {c.b} and {c.a} identically (the same action at every turn of all "
+            f"{_games(report.games_done)}{' and their skill games' if report.strong and report.advantage_games else ''}): "
+            "differences come from scoring alone, so no skill or seat effect is read into them.")
+
+
+def _skill_or_seat(key: str) -> bool:
+    return key in SKILL_OR_SEAT or key.startswith(("win.", "score."))
 
 
 def _differences(c: Comparison, rows: list[Difference]) -> list[str]:
@@ -143,6 +159,12 @@ def caveats(report: Report) -> list[str]:
     if small:
         out.append(f"Caveat: small sample ({_games(min(v.games for v in small))}): only large differences "
                    "can show; read the half-widths before reading a 'no difference'.")
+    untuned = [v for v in report.variants if v.tuning == "untuned"]
+    if untuned:
+        out.append(f"Caveat: the skilled bots of {', '.join(v.label for v in untuned)} play weights tuned for the "
+                   "official game, read in the variant's points, not weights fitted to it: a strategy fitted to "
+                   "it may play otherwise. `scoutlab tune VARIANT --players N` fits them (minutes); "
+                   "compare --tune fits them first.")
     lineups = {v.lineup for v in report.variants}
     lineup = lineups.pop() if len(lineups) == 1 else "the lineups above"
     note = (" Random bots pick any legal action, so round ends, scout use and the edges describe random play,"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, field
 
+from scoutlab.bots import skilled
 from scoutlab.rules import Rules
 from scoutlab.sim.compare import Difference, correct, deal_difference, differences
 from scoutlab.sim.definitions import anchor
@@ -31,6 +32,7 @@ class VariantReport:
     widest: int  # the most legal actions seen at any decision
     why_players: str = ""  # why this player count, in words
     setting: dict | None = None  # a sweep's point: {path: value}
+    tuning: str = ""  # the skilled bot's weights here: "tuned", "reference", "untuned", or "" (no skilled bot plays)
 
     def estimate(self, key: str):
         return next((e for e in self.estimates if e.key == key), None)
@@ -48,6 +50,7 @@ class Comparison:
     paired: bool
     why_unpaired: str | None
     rows: list[Difference] = field(default_factory=list)
+    alike: bool = False  # paired, and the bots chose the same action at every turn of every game in both variants
 
 
 @dataclass
@@ -210,6 +213,7 @@ def build_report(command: str, outcome: Outcome, rules: list[Rules], compared: t
             widest=int(tally.peaks.get("branching_max", 0)),
             why_players=whys[i] if whys else "",
             setting=(sweep or {}).get("points", [None] * len(plan.entrants))[i],
+            tuning=skilled.tuning(r, e.players) if plays_skilled((*e.bots, plan.strong or "", plan.weak)) else "",
         ))
     comparisons = []
     rows: list[Difference] = []
@@ -225,7 +229,9 @@ def build_report(command: str, outcome: Outcome, rules: list[Rules], compared: t
         found = differences([m for m in metrics if m.key in est_a], outcome.tallies[a], outcome.tallies[b],
                             est_a, est_b, outcome.pairs[pair_index] if pair_index is not None else None,
                             (ea.players, eb.players))
-        comparisons.append(Comparison(variants[a].label, variants[b].label, pair_index is not None, why, found))
+        pair = outcome.pairs[pair_index] if pair_index is not None else None
+        alike = pair is not None and pair.games > 0 and pair.alike == pair.games
+        comparisons.append(Comparison(variants[a].label, variants[b].label, pair is not None, why, found, alike))
         rows += found
     # One family for Holm: every test this run reports.
     corrected = iter(correct(rows))
@@ -235,6 +241,11 @@ def build_report(command: str, outcome: Outcome, rules: list[Rules], compared: t
                     outcome.backend, outcome.workers, plan.strong, plan.advantage_games, variants, comparisons,
                     weak=plan.weak, sweep=sweep)
     return report
+
+
+def plays_skilled(bots) -> bool:
+    """Whether any of these bots plays the skilled bot's weights for the variant (the search plays them in rollouts)."""
+    return any(name.partition(":")[0] in ("skilled", "mcts") and "weights=official" not in name for name in bots)
 
 
 def _shown(rows: list) -> list:

@@ -16,8 +16,9 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
+from scoutlab.bots import tuned
 from scoutlab.rules import Rules
 from scoutlab.sim.observe import end_reasons, histograms, observe, peaks, skill
 from scoutlab.sim.tally import PairTally, Tally
@@ -49,6 +50,7 @@ class Entrant:
     doc: str  # the merged, validated spec as JSON: workers rebuild the rules without reading files
     players: int
     bots: tuple[str, ...]  # one per seat
+    tuned: str = ""  # the skilled bot's weights tuned for this variant and count, as JSON, or "" (see _setup)
 
 
 @dataclass(frozen=True)
@@ -70,7 +72,9 @@ def entrant(label: str, rules: Rules, players: int, bots: list[str]) -> Entrant:
         allowed = ", ".join(map(str, rules.players))
         raise ValueError(f"variant {rules.name!r} is for {allowed} players, not {players}")
     lineup = Lineup(bots, rules, players)
-    return Entrant(label, rules.name, json.dumps(rules.spec.doc), players, tuple(lineup.names))
+    fitted = tuned.find(rules, players)
+    return Entrant(label, rules.name, json.dumps(rules.spec.doc), players, tuple(lineup.names),
+                   json.dumps(asdict(fitted)) if fitted else "")
 
 
 @dataclass
@@ -96,6 +100,10 @@ _setups: dict[tuple, _Setup] = {}  # per worker process
 def _setup(e: Entrant, strong: str | None, weak: str) -> _Setup:
     key = (e.doc, e.players, e.bots, strong, weak)
     if key not in _setups:
+        if e.tuned:  # the weights the parent found, whatever this worker's cache holds (or a Ray node's lacks)
+            fitted = tuned.parse(json.loads(e.tuned))
+            if fitted is not None:
+                tuned.remember(fitted)
 
         rules = Rules(load_spec_text(e.doc, filename=e.label))
         strong_lineups = []
@@ -115,20 +123,25 @@ def play_chunk(plan: Plan, start: int, stop: int) -> ChunkResult:
     for index in range(start, stop):
         seed = game_seed(plan.seed, index)
         seen = []
+        moves: list[tuple[int, ...]] = []  # per entrant: the hash of its game's moves, then of its skill game's
         for e, setup, tally in zip(plan.entrants, setups, result.tallies):
             summary = play_traced(setup.rules, e.players, setup.lineup.bots(seed), seed)
             observations = observe(summary, setup.reasons)
             tally.add(observations, histograms(summary), peaks(summary))
             seen.append(observations)
+            moves.append((summary.moves,))
         if index < plan.advantage_games:
-            for e, setup, tally, observations in zip(plan.entrants, setups, result.tallies, seen):
+            for k, (e, setup, tally, observations) in enumerate(zip(plan.entrants, setups, result.tallies, seen)):
                 strong_seat = index % e.players  # the strong bot visits every seat in turn
                 bots = setup.strong_lineups[strong_seat].bots(seed)
-                edge = skill(play_traced(setup.rules, e.players, bots, seed), strong_seat)
+                summary = play_traced(setup.rules, e.players, bots, seed)
+                edge = skill(summary, strong_seat)
                 tally.add_observations(edge)
                 observations.update(edge)
+                moves[k] += (summary.moves,)
         for pair, (a, b) in zip(result.pairs, plan.pairs):
             pair.add(seen[a], seen[b])
+            pair.add_play(moves[a] == moves[b])
         result.games += len(setups) * (2 if index < plan.advantage_games else 1)
     return result
 

@@ -147,12 +147,20 @@ class PairTally:
     """Cross products, per metric, for two variants played on the same deals."""
 
     cross: dict[str, CrossSums] = field(default_factory=dict)
+    games: int = 0  # games of the pair compared move by move (skill games included)
+    alike: int = 0  # of those, the games in which every seat chose the same action at every turn in both variants
 
     def add(self, a: dict[str, Observation], b: dict[str, Observation]) -> None:
         for key, observed in a.items():
             if key in b:
                 self.cross.setdefault(key, CrossSums()).add(observed, b[key])
 
+    def add_play(self, same: bool) -> None:
+        self.games += 1
+        self.alike += same
+
     def merge(self, other: PairTally) -> None:
         for key, sums in other.cross.items():
             self.cross.setdefault(key, CrossSums()).merge(sums)
+        self.games += other.games
+        self.alike += other.alike

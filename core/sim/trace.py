@@ -40,6 +40,7 @@ class GameSummary:
     widest: int  # the most legal actions at one decision
     forced: int  # decisions with exactly one legal action
     lead: tuple[tuple[int, ...], ...]  # running scores before play and after every move
+    moves: int = 0  # a hash of every action in order: equal in two variants when the bots chose alike
 
     @property
     def players(self) -> int:
@@ -122,4 +123,6 @@ def play_traced(rules: Rules, players: int, bots: Sequence[Bot], seed: int) -> G
             rounds.append(RoundFacts(end.reason, end.turns, starter, end.scores, sum(end.captured),
                                      tuple(scouts), tuple(sns)))
             scouts, sns = [], []
-    return GameSummary(tuple(state.totals), tuple(rounds), decisions, options, widest, forced, tuple(lead))
+    # ints hash to themselves, so a tuple's hash is the same in every process: chunks compare across workers
+    return GameSummary(tuple(state.totals), tuple(rounds), decisions, options, widest, forced, tuple(lead),
+                       hash(tuple(state.history)))

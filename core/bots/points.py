@@ -1,0 +1,61 @@
+"""The skilled bot's weights in a variant's own points.
+
+The weights in skilled_weights.json were tuned where a captured card is worth 1, a chip
+received 1, a card kept in hand -1 (and, in two-player games, a chip kept 1). A house
+rule that changes those points changes what each move is worth, so the terms of the
+move scoring that are points are scaled by the variant's own figures before a game:
+
+  - `capture` (a captured card) by the points of a captured card;
+  - `card`, `urgency` (a card kept) and `empty` (a card the others keep when the hand
+    empties) by the penalty of a card in hand;
+  - `scout` (what a scout gives away) by the chip it costs: the chip the active set's
+    owner receives, or the chip the scout pays where the scout pays.
+
+The terms that read the hand (`structure`, `set_bonus`, `shown`, `scout_show`) are not
+points and stay as they are. Two more are not points either, and are 0 unless tuned: a
+card's `tempo` and a scout's `scout_tempo`, what a card or a scout costs in the race to
+empty the hand even where no point rides on it (so a variant with no penalty for cards
+in hand can still be tuned to shed them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from scoutlab.rules import Rules
+
+#: Every weight that is not points, with its default where the weights file has none.
+NOT_POINTS = {"tempo": 0.0, "scout_tempo": 0.0}
+
+
+@dataclass(frozen=True)
+class Points:
+    """What the move scoring's points terms are worth: the official game's figures by default."""
+
+    captured: int = 1  # a captured card
+    chip: int = 1  # the chip a scout gives away
+    in_hand: int = -1  # a card left in hand (before any exemption)
+
+    @classmethod
+    def of(cls, rules: Rules) -> Points:
+        # a scout costs the chip the owner receives, or, where the scout pays, the chip it pays (no one receives)
+        return cls(rules.points_captured, rules.points_unspent if rules.scout_pays else rules.points_received,
+                   rules.points_in_hand)
+
+
+OFFICIAL = Points()
+
+
+def in_points(weights: dict[str, Any], points: Points) -> dict[str, Any]:
+    """The weights (tuned in the official game's points) as the move scoring reads them under `points`."""
+    weights = {**NOT_POINTS, **weights}
+    penalty = -points.in_hand
+    scaled = dict(weights)
+    scaled["capture"] = weights["capture"] * points.captured
+    scaled["card"] = weights["card"] * penalty + weights["tempo"]
+    scaled["urgency"] = weights["urgency"] * penalty
+    scaled["empty"] = weights["empty"] * penalty
+    scaled["scout"] = weights["scout"] * points.chip + weights["scout_tempo"]
+    return scaled

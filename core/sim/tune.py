@@ -1,0 +1,191 @@
+"""Fitting the skilled bot's weights to one variant by self-play (`scoutlab tune`).
+
+The search is CMA-ES (Hansen's pycma): each generation proposes a handful of weight
+vectors, each plays the same games (common seeds, so candidates differ by their weights,
+not their deals) in one seat, rotating, against bots with the official game's weights
+(`skilled:weights=official`, what an untuned variant would otherwise measure), and the
+search moves towards the ones that won most. The weights are searched in units of their
+typical size (SCALES), so one step size suits them all.
+
+At the end, the search's mean and the starting weights (the default weights, read in the
+variant's points) play new games against the same opponents, and the better of the two is
+kept (tuned.save), with both win shares and their 95% Wilson intervals: a tuning never
+keeps weights that did worse than where it started, and says what it found in numbers.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from scoutlab.bots import skilled, tuned
+from scoutlab.match import make_bots, play_game
+from scoutlab.rules import Rules
+from scoutlab.sim import entries_for
+from scoutlab.sim.backends import available_cores, make_backend
+from scoutlab.sim.runner import game_seed
+from scoutlab.sim.stats import wilson
+from scoutlab.spec.variant import load_spec_text
+
+#: The weights searched, and the size of a step of one unit in each (their typical magnitude).
+SCALES = {
+    "structure": 0.1, "set_bonus": 0.25, "capture": 0.5, "card": 0.25, "tempo": 0.25,
+    "scout": 0.25, "scout_tempo": 0.25, "shown": 0.25, "empty": 0.25, "urgency": 0.25, "scout_show": 0.25,
+}
+#: The bot every candidate plays against: the official game's weights, unscaled.
+OPPONENT = "skilled:weights=official"
+BATCH = 25  # games per task handed to a worker
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much self-play a tuning spends: generations of `population` candidates, each on `games` games."""
+
+    generations: int = 12
+    population: int = 10
+    games: int = 400
+    check_games: int = 2000  # new games for the final check of the start and the search's mean
+
+    def describe(self) -> str:
+        return (f"{self.generations} generations of {self.population} candidates, {self.games} games each, "
+                f"then {self.check_games} games to check")
+
+
+QUICK = Budget(generations=6, population=8, games=150, check_games=600)
+#: The most a tuning may play, candidates and check included: about an hour of both cores in 4-player games.
+MAX_GAMES = 2_000_000
+
+
+def budget_for(quick: bool, generations: int | None = None, games: int | None = None,
+               check_games: int | None = None) -> Budget:
+    """The budget of `scoutlab tune`'s options: the default or --quick, with any figure given replacing its own."""
+    base = QUICK if quick else Budget()
+    budget = Budget(generations if generations is not None else base.generations, base.population,
+                    games if games is not None else base.games,
+                    check_games if check_games is not None else base.check_games)
+    for name, value in (("--generations", budget.generations), ("--games", budget.games),
+                        ("--check-games", budget.check_games)):
+        if value < 1:
+            raise ValueError(f"{name} must be at least 1, got {value}")
+    total = budget.generations * budget.population * budget.games + 2 * budget.check_games
+    if total > MAX_GAMES:
+        raise ValueError(f"that tuning would play {total:,} games; at most {MAX_GAMES:,} (about an hour of two cores)")
+    return budget
+
+
+@dataclass(frozen=True)
+class Share:
+    """A bot's share of the wins, with its 95% Wilson interval."""
+
+    share: float
+    low: float
+    high: float
+    games: int
+
+    def words(self, players: int) -> str:
+        return (f"{100 * self.share:.1f}% [{100 * self.low:.1f}, {100 * self.high:.1f}] of {self.games:,} games "
+                f"(even share {100 / players:.0f}%)")
+
+
+def bot_name(weights: dict[str, float]) -> str:
+    """The skilled bot with these weights, as `make_bot` reads it."""
+    return "skilled:" + ",".join(f"{key}={value!r}" for key, value in weights.items())
+
+
+def play_share(doc: str, players: int, candidate: str, seed: int, first: int, count: int) -> float:
+    """Games first..first+count-1 of a run: `candidate` in one seat (rotating) against OPPONENT; its wins (ties split)."""
+    rules = _rules(doc)
+    share = 0.0
+    for index in range(first, first + count):
+        seat = index % players
+        names = [OPPONENT] * players
+        names[seat] = candidate
+        game = game_seed(seed, index)
+        winners = play_game(rules, players, make_bots(names, rules, players, game), game).winners()
+        share += 1 / len(winners) if seat in winners else 0.0
+    return share
+
+
+_compiled: dict[str, Rules] = {}  # per worker process: the rules compiled once
+
+
+def _rules(doc: str) -> Rules:
+    if doc not in _compiled:
+        _compiled[doc] = Rules(load_spec_text(doc, filename="<tuned variant>"))
+    return _compiled[doc]
+
+
+def start_weights(rules: Rules, players: int) -> dict[str, float]:
+    """Where the search starts: the default weights of the player count's family (in base units, before scaling)."""
+    family = skilled.WEIGHTS["families"][skilled.family(players)]
+    start = {**skilled.DEFAULTS, **family}
+    return {key: float(start[key]) for key in SCALES}
+
+
+def tune(rules: Rules, players: int, budget: Budget = Budget(), seed: int = 0, workers: int | None = None,
+         report: Callable[[str], None] = print) -> tuned.Tuned:
+    """Fit the weights for `rules` at `players` (see the module doc); returns what was kept, not yet saved."""
+    import cma  # the tuning's one dependency beyond the simulator's; imported when a tuning runs
+
+    if players not in rules.players:
+        raise ValueError(f"variant {rules.name!r} is for {', '.join(map(str, rules.players))} players, not {players}")
+    doc = json.dumps(rules.spec.doc)
+    keys = list(SCALES)
+    start = start_weights(rules, players)
+    began = time.perf_counter()
+    backend = make_backend("pool", workers or available_cores())
+    try:
+        def shares(candidates: list[dict[str, float]], games: int, run_seed: int) -> list[Share]:
+            tasks = [(doc, players, bot_name(c), run_seed, first, min(BATCH, games - first))
+                     for c in candidates for first in range(0, games, BATCH)]
+            wins = list(backend.map_ordered(play_share, tasks, lambda: False))
+            per = math.ceil(games / BATCH)
+            return [_share(sum(wins[i * per:(i + 1) * per]), games) for i in range(len(candidates))]
+
+        def weights_of(x) -> dict[str, float]:
+            return {key: round(float(start[key] + value * SCALES[key]), 4) for key, value in zip(keys, x)}
+
+        search = cma.CMAEvolutionStrategy([0.0] * len(keys), 1.0, {
+            "popsize": budget.population, "seed": seed + 1, "verbose": -9, "maxiter": budget.generations})
+        for generation in range(budget.generations):
+            xs = search.ask()
+            found = shares([weights_of(x) for x in xs], budget.games, seed * 1_000 + generation)
+            search.tell(xs, [-s.share for s in found])
+            best = max(s.share for s in found)
+            report(f"generation {generation + 1}/{budget.generations}: best candidate won {100 * best:.1f}% "
+                   f"of {budget.games} games ({time.perf_counter() - began:.0f} s)")
+        mean = weights_of(search.mean)
+        start_share, mean_share = shares([start, mean], budget.check_games, seed * 1_000 + 999)
+    finally:
+        backend.close()
+    kept, kept_share = (mean, mean_share) if mean_share.share > start_share.share else (start, start_share)
+    method = (f"CMA-ES (pycma), {budget.generations} generations of {budget.population} candidates, {budget.games} games "
+              f"each, one seat against {players - 1} {OPPONENT}, seats rotating, seed {seed}; "
+              f"{time.perf_counter() - began:.0f} s on {backend.workers} workers")
+    result = (f"{'tuned' if kept is mean else 'start kept'}: {kept_share.words(players)} against {OPPONENT}; "
+              f"start {start_share.words(players)}, search's mean {mean_share.words(players)}")
+    return tuned.Tuned(rules.name, players, tuned.play_digest(rules), kept, method, result)
+
+
+def _share(wins: float, games: int) -> Share:
+    low, high = wilson(wins, games)
+    return Share(wins / games, low, high, games)
+
+
+def tune_untuned(specs: Sequence[tuple[str, int | None]], every_count: bool, budget: Budget = Budget(),
+                 workers: int | None = None, report: Callable[[str], None] = print) -> list[tuned.Tuned]:
+    """Tune and keep the weights of each variant and count of a run (as `scoutlab.sim.run` chooses them) that has
+    neither tuned weights nor the rules the default weights were tuned on; what was tuned."""
+    done = []
+    for entry in entries_for(specs, every_count):
+        if skilled.tuning(entry.rules, entry.players) != "untuned":
+            continue
+        report(f"tuning {entry.rules.name} for {entry.players} players: {budget.describe()}")
+        kept = tune(entry.rules, entry.players, budget, workers=workers, report=lambda line: report(f"  {line}"))
+        tuned.save(kept)
+        report(f"  {kept.result}")
+        done.append(kept)
+    return done
