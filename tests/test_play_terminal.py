@@ -176,6 +176,7 @@ def test_every_word_goes_through_the_translator(monkeypatch):
 
     monkeypatch.setattr(terminal, "gettext_for", marked)
     monkeypatch.setattr(screen, "WIDTH", 10_000)  # one message per line, so each can be checked whole
+    monkeypatch.setattr(screen, "terminal_width", lambda: 10_000)
     _, text = play_scripted("official", 3, seed=4, seat=0)
     for line in text.splitlines():
         words, before = line, None
@@ -288,7 +289,8 @@ def test_the_round_summary_fits_80_by_24_in_every_language(lang, variant, player
     names = [f"P{s + 1} ({_('you') if s == 0 else 'heuristic'})" for s in range(players)]
     for reason in ("hand_emptied", "everyone_scouted", "opponent_stuck", "turn_cap", "no_legal_action"):
         lines = screen.round_end(replace(end, reason=reason, exempt=1), rules, names, screen.Style(False), _)
-        assert max(map(len, lines)) <= 80, [line for line in lines if len(line) > 80]
+        # counted as drawn: an Arabic vowel mark (U+064B in بدلًا) sits on its letter and takes no column
+        assert max(map(screen.columns_of, lines)) <= 80, [line for line in lines if screen.columns_of(line) > 80]
         assert len(lines) + 2 <= 24  # with the blank line before it and the prompt to go on
 
 
@@ -327,8 +329,10 @@ def test_direction_marks_only_in_right_to_left_languages():
     rules = load_rules("official")
     bots = [None, make_bot("random", rules, 1), make_bot("random", rules, 2)]
     game = TerminalGame(rules, rules.new_game(3, 1), 0, bots, input, io.StringIO(), lang="fa")
-    game.say("\u2066" + "3/7" + "\u2069")
-    assert game.out.getvalue() == "\u2066" + "3/7" + "\u2069\n", "Persian keeps them: its card lists need them"
+    game.say("کارت‌ها: \u2066" + "3/7" + "\u2069", "\u2066" + "3/7" + "\u2069")
+    assert game.out.getvalue() == "کارت‌ها: \u2066" + "3/7" + "\u2069\n3/7\n", "Persian keeps them where its card lists need them"
+    latin = [line for line in persian.splitlines() if not screen.has_right_to_left(line)]
+    assert latin and not any(marks.search(line) for line in latin), "never in a line of Latin letters alone (they show as boxes)"
     game = TerminalGame(rules, rules.new_game(3, 1), 0, bots, input, io.StringIO(), lang="en")
     game.say("\u2066" + "3/7" + "\u2069")
     assert game.out.getvalue() == "3/7\n"
@@ -339,3 +343,82 @@ def test_columns_line_up_when_a_heading_has_a_zero_width_non_joiner():
     assert screen.columns_of(heading) == 12
     rows = screen.counts_table("P", ["P1", "P2"], [(heading, [3, 10])])
     assert all(screen.columns_of(row) == screen.columns_of(rows[0]) for row in rows)
+
+
+# -- the terminal's width -------------------------------------------------------------------------------
+
+
+def play_with_every_screen(lang: str, width: int, variant: str = "official", players: int = 5, seed: int = 11) -> str:
+    """A whole scripted game at `width` columns that asks for help, hints and the table on its first turns."""
+    rules = load_rules(variant)
+    state = rules.new_game(players, seed)
+    bots = [None if s == 0 else make_bot("random", rules, s) for s in range(players)]
+    commands = ["help", "hint", "table", "hint all"]
+
+    def ask(prompt: str) -> str:
+        if commands and state.phase != "flip":
+            return commands.pop(0)
+        return state.format(state.legal_actions()[-1])  # the last legal move: scouts grow the hand
+
+    out = io.StringIO()
+    TerminalGame(rules, state, 0, bots, ask, out, lang=lang, width=width).run()
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("lang", ["en", "ar", "fa", "el", "bg"])
+@pytest.mark.parametrize("width", [60, 80, 120])
+def test_every_line_fits_the_width_and_no_word_is_split(lang, width):
+    text = play_with_every_screen(lang, width)
+    too_wide = [line for line in text.splitlines() if screen.columns_of(line) > width]
+    assert too_wide == [], f"{len(too_wide)} lines wider than {width} columns, e.g. {too_wide[:3]}"
+    # Laid out on a line wide enough for everything, the same game has every word whole: a word cut at the
+    # terminal's edge ("orientatio", "n") would be a word that one never prints.
+    # (Direction marks aside: a piece of a line with no right-to-left letter loses them.)
+    whole = set(screen.without_direction_marks(play_with_every_screen(lang, 10_000)).split())
+    cut = sorted(set(screen.without_direction_marks(text).split()) - whole)
+    assert cut == [], f"words split across lines at {width} columns: {cut[:10]}"
+
+
+def test_the_hand_grid_goes_on_in_blocks_when_the_hand_is_wider_than_the_terminal():
+    from scoutlab.engine.cards import parse_hand
+
+    _ = gettext_for("en")
+    hand = parse_hand(" ".join(f"{n % 10 + 1}/{(n + 3) % 10 + 1}" for n in range(16)))
+    rows = screen.hand_grid(hand, screen.Style(False), _, width=40)
+    assert len(rows) % 4 == 0 and len(rows) > 4 and max(map(len, rows)) <= 40
+    positions = [int(n) for row in rows[0::4] for n in row.split()[1:]]
+    assert positions == list(range(1, 17)), "every card once, in order"
+    for block in range(0, len(rows), 4):
+        first, last = int(rows[block].split()[1]), int(rows[block].split()[-1])
+        gaps = [int(n) for n in rows[block + 3].split()[1:]]
+        assert gaps == list(range(first - 1, last + 1)), "each block's gaps around its own cards"
+
+
+@pytest.mark.parametrize("width", [40, 60, 80])
+def test_the_score_table_fits_by_folding_its_headings_or_a_line_per_seat(width):
+    headings = ["Hand", "Captured", "Chips received", "Scout & Show chip", "Score"]
+    names = ["P1 (you)", "P2 (Search bot)", "P3 (Search bot)"]
+    rows = screen.counts_table("Player", names, [(h, [12, 0, 3]) for h in headings], mark=0, width=width)
+    assert max(map(screen.columns_of, rows)) <= width
+    shown = {word.rstrip(":") for word in " ".join(rows).split()}  # a line per seat says "P1 (you): Hand 12 · ..."
+    assert shown >= {*" ".join(headings).split(), *" ".join(names).split()}, "every word shown whole"
+    assert sum(row.startswith("> P1 (you)") for row in rows) == 1
+
+
+def test_the_score_table_and_the_seats_are_in_the_players_language():
+    text = play_with_every_screen("fa", 80, "two-player", 2)
+    _ = gettext_for("fa")
+    assert "(you)" not in text and "P1 (شما)" in text
+    assert f"P2 ({_('Random bot')})" in text and "(random)" not in text
+    table = [line for line in text.splitlines() if line.startswith(("> P1", "  P2"))]
+    assert table and all("P1 (شما)" in line or _("Random bot") in line for line in table)
+
+
+def test_wrapping_counts_columns_as_the_terminal_draws_them():
+    persian = "کارت‌های برده " * 6  # U+200C takes no column
+    assert all(screen.columns_of(line) <= 30 for line in screen.wrapped(persian.strip(), 30))
+    assert screen.columns_of("\x1b[1;4m10\x1b[0m/3") == 4, "ANSI codes take no column"
+    assert screen.columns_of("漢字") == 4, "a wide character takes two"
+    cards = "کارت‌ها: \u2066" + "1/2 3/4 5/6" + "\u2069 " + "و بعد " * 3
+    assert any("\u20661/2 3/4 5/6\u2069" in line for line in screen.wrapped(cards, 24)), "an isolated card list stays whole"
+    assert screen.wrapped("  " + "word " * 30, 40, hanging="    ")[1].startswith("    word")

@@ -39,6 +39,8 @@ class TerminalGame:
     """One match: `seat` is the human's (0-based), `bots` play every other seat (None at the human's).
 
     `labels` names each bot as it was asked for (`mcts:seconds=0.8`); without them, by the bot's own name.
+    Players read each bot's name in their language (`bot_label`), never its options. Every line is
+    laid out for `width` columns, else the terminal's width at the time it is printed.
     """
 
     def __init__(
@@ -54,10 +56,12 @@ class TerminalGame:
         delay: float = 0.0,
         pause: bool = False,
         labels: Sequence[str | None] | None = None,
+        width: int | None = None,
     ):
         self.rules, self.state, self.seat, self.bots = rules, state, seat, bots
         self.ask, self.out, self.delay, self.pause = ask, out, delay, pause
         self.lang = lang
+        self._width = width
         self.title = title(rules.spec.doc, lang)  # the variant as players call it, in their language
         self._ = gettext_for(lang)
         # Left-to-right text needs no direction marks, and some terminals draw them as boxes.
@@ -66,13 +70,21 @@ class TerminalGame:
         _ = self._
         given = labels or [None if bot is None else bot.name for bot in bots]
         self.names = [
-            f"P{s + 1} ({_('you') if bot is None else _short(bot_label(given[s] or bot.name, _))})"
+            _("{player} (you)", player=f"P{s + 1}") if bot is None else f"P{s + 1} ({_short(bot_label(given[s] or bot.name, _))})"
             for s, bot in enumerate(bots)
         ]
 
+    @property
+    def width(self) -> int:
+        """The columns to lay out for: as given, else the terminal's now (it may have been resized)."""
+        return self._width or screen.terminal_width()
+
     def say(self, *lines: str) -> None:
+        """Print `lines`, each wrapped at the width between words; direction marks only on lines with right-to-left letters."""
+        width = self.width
         for line in lines:
-            print(line if self.marks else screen.without_direction_marks(line), file=self.out)
+            for piece in screen.wrapped(line, width):
+                print(screen.marks_where_needed(piece) if self.marks else screen.without_direction_marks(piece), file=self.out)
         self.out.flush()
 
     def run(self) -> int:
@@ -93,7 +105,7 @@ class TerminalGame:
                 else:
                     self._bot_turn()
                 if len(state.round_ends) > rounds_ended:
-                    self.say("", *screen.round_end(state.round_ends[-1], self.rules, self.names, self.style, _), "")
+                    self.say("", *screen.round_end(state.round_ends[-1], self.rules, self.names, self.style, _, self.width), "")
                     if self.pause and not state.is_over:
                         self._wait()
         except Quit:
@@ -125,13 +137,13 @@ class TerminalGame:
         _ = self._
         view = self.state.view(self.seat)
         self.say("")
-        self.say(*screen.table(view, self.rules, self.names, self.style, _, self.title))
+        self.say(*screen.table(view, self.rules, self.names, self.style, _, self.title, self.width))
         if view.phase == "flip":
-            self.say(*screen.flip_choice(view, self.rules, self.style, _))
+            self.say(*screen.flip_choice(view, self.rules, self.style, _, self.width))
             # TRANSLATORS: keep and flip are typed as they are in every language; say what they mean around them.
             prompt = _("keep/flip> ")
         else:
-            self.say(_("Your hand") + ":", *screen.hand_grid(view.hand, self.style, _))
+            self.say(_("Your hand") + ":", *screen.hand_grid(view.hand, self.style, _, width=self.width))
             prompt = _("your move> ")
         while True:
             try:
@@ -151,14 +163,14 @@ class TerminalGame:
             self.say(*self._help())
             return False
         if word == "hint":
-            self.say(_("Moves") + ":", *screen.legal_summary(view, self.rules, _))
+            self.say(_("Moves") + ":", *screen.legal_summary(view, self.rules, _, self.width))
             return False
         if word == "hint all":
-            self.say(_("Moves") + ":", *screen.all_legal(view, self.rules))
+            self.say(_("Moves") + ":", *screen.all_legal(view, self.rules, self.width))
             return False
         if word in ("table", "look"):
-            self.say(*screen.table(view, self.rules, self.names, self.style, _, self.title))
-            self.say(_("Your hand") + ":", *screen.hand_grid(view.hand, self.style, _))
+            self.say(*screen.table(view, self.rules, self.names, self.style, _, self.title, self.width))
+            self.say(_("Your hand") + ":", *screen.hand_grid(view.hand, self.style, _, width=self.width))
             return False
         return self._move(text)
 
@@ -189,13 +201,16 @@ class TerminalGame:
 
     def _help(self) -> list[str]:
         _ = self._
+        examples = [
+            ("keep | flip", _("at round start: keep your whole hand, or turn it around")),
+            ("show 3 | show 3-5", _("show card 3, or cards 3 to 5 (adjacent, a set or a run)")),
+            ("scout left 4", _("take the left end card of the active set, insert it at gap 4")),
+            ("scout right flip 0", _("take the right end card, turn it over, insert it at gap 0")),
+            ("scout left 2 show 1-3", _("Scout & Show: scout, then show from the new hand")),
+        ]
         return [
             _("Moves (positions count from 1, left to right, as in the 'card' row):"),
-            "  keep | flip            " + _("at round start: keep your whole hand, or turn it around"),
-            "  show 3 | show 3-5      " + _("show card 3, or cards 3 to 5 (adjacent, a set or a run)"),
-            "  scout left 4           " + _("take the left end card of the active set, insert it at gap 4"),
-            "  scout right flip 0     " + _("take the right end card, turn it over, insert it at gap 0"),
-            "  scout left 2 show 1-3  " + _("Scout & Show: scout, then show from the new hand"),
+            *screen.glossary(examples, self.width),
             _("Gap G is how many of your cards stay left of the scouted card (the 'gap' row)."),
             _("Commands: hint (legal moves), hint all (every one), table (show the table again), help, quit."),
         ]
