@@ -324,7 +324,8 @@ def test_direction_marks_only_in_right_to_left_languages():
     assert screen.without_direction_marks("\u2066" + "3/7 4/1" + "\u2069") == "3/7 4/1"
     _, persian = play_scripted("official", 3, seed=4, seat=0, lang="fa")
     moves = [line for line in persian.splitlines() if re.match(r"^P\d \(", line) and ": " in line]
-    assert moves and all(": \u2066" in line and line.endswith("\u2069") for line in moves), "notation kept left to right"
+    assert moves and all(": \u2066" in line and line.count("\u2066") == line.count("\u2069") for line in moves), \
+        "notation and card lists kept left to right"
     assert persian.count("\u2066") == persian.count("\u2069")
     rules = load_rules("official")
     bots = [None, make_bot("random", rules, 1), make_bot("random", rules, 2)]
@@ -422,3 +423,13 @@ def test_wrapping_counts_columns_as_the_terminal_draws_them():
     cards = "کارت‌ها: \u2066" + "1/2 3/4 5/6" + "\u2069 " + "و بعد " * 3
     assert any("\u20661/2 3/4 5/6\u2069" in line for line in screen.wrapped(cards, 24)), "an isolated card list stays whole"
     assert screen.wrapped("  " + "word " * 30, 40, hanging="    ")[1].startswith("    word")
+
+
+def test_what_a_scout_takes_is_said_in_the_players_language():
+    _ = gettext_for("fa")
+    text = play_with_every_screen("fa", 80, "official", 3)
+    scouts = [line for line in text.splitlines() if re.match(r"^P\d \(.*\): \u2066scout", line)]
+    assert scouts and not any("takes" in line or "shows" in line for line in scouts)
+    assert all("را برمی‌دارد" in line and line.count("\u2066") == line.count("\u2069") for line in scouts)
+    english = play_with_every_screen("en", 80, "official", 3)
+    assert re.search(r"^P\d \(.*\): scout \S+ \d+  \(takes \d+/\d+\)$", english, re.M), "English reads as before"

@@ -70,7 +70,7 @@ class TerminalGame:
         _ = self._
         given = labels or [None if bot is None else bot.name for bot in bots]
         self.names = [
-            _("{player} (you)", player=f"P{s + 1}") if bot is None else f"P{s + 1} ({_short(bot_label(given[s] or bot.name, _))})"
+            _("{player} (you)", player="P" + str(s + 1)) if bot is None else f"P{s + 1} ({_short(bot_label(given[s] or bot.name, _))})"
             for s, bot in enumerate(bots)
         ]
 
@@ -127,7 +127,7 @@ class TerminalGame:
         bot = self.bots[seat]
         assert bot is not None  # the person's own seat is played by _your_turn, never here
         code = bot.act(state.view(seat))
-        line = f"{self.names[seat]}: {self.style.ltr(describe_action(state, code))}"
+        line = f"{self.names[seat]}: {describe_action(state, code, self._, self.style.ltr)}"
         state.apply(code)
         if self.delay:
             time.sleep(self.delay)
@@ -190,7 +190,7 @@ class TerminalGame:
         if code not in state.legal_actions():
             self.say(why_illegal(state, code, _), _("Type 'hint' for the legal moves, or 'help'."))
             return False
-        line = f"{self.names[self.seat]}: {self.style.ltr(describe_action(state, code))}"
+        line = f"{self.names[self.seat]}: {describe_action(state, code, self._, self.style.ltr)}"
         rounds_ended = len(state.round_ends)
         scouted = isinstance(self.rules.codec.decode(code), Scout)
         state.apply(code)

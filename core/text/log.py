@@ -6,35 +6,47 @@ change shows up as a readable difference.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from scoutlab.engine.actions import Scout, ScoutShow, Show, format_action
 from scoutlab.engine.cards import flipped, format_card, format_hand
 from scoutlab.engine.state import GameState, RoundEnd
+from scoutlab.text.i18n import Gettext
 
 
 def seat_name(seat: int) -> str:
     return f"P{seat + 1}"
 
 
-def describe_action(state: GameState, code: int) -> str:
-    """The action in notation plus what it moves, e.g. `show 3-4  [5/1 6/2]`, read before it is applied."""
+def _english(message: str, **values: object) -> str:
+    return message.format(**values) if values else message
+
+
+def _as_is(text: str) -> str:
+    return text
+
+
+def describe_action(state: GameState, code: int, _: Gettext = _english, ltr: Callable[[str], str] = _as_is) -> str:
+    """The action in notation plus what it moves, e.g. `show 3-4  [5/1 6/2]`, read before it is applied.
+
+    `_` words what a scout takes in the player's language; `ltr` wraps notation and card lists so they keep
+    their order inside right-to-left text (the terminal game passes its isolates).
+    """
     action = state.rules.codec.decode(code)
-    text = format_action(action)
+    text = ltr(format_action(action))
     hand = state.hands[state.to_act]
     if isinstance(action, Show):
-        return f"{text}  [{format_hand(hand[action.start:action.start + action.length])}]"
+        return f"{text}  [{ltr(format_hand(hand[action.start:action.start + action.length]))}]"
     if isinstance(action, (Scout, ScoutShow)):
         scout = action.scout if isinstance(action, ScoutShow) else action
         taken = state.active[-1] if scout.end else state.active[0]
-        card = flipped(taken) if scout.flip else taken
-        detail = f"takes {format_card(card)}"
+        card = ltr(format_card(flipped(taken) if scout.flip else taken))
         if isinstance(action, ScoutShow) and action.show is not None:
             after = list(hand)
-            after.insert(scout.gap, card)
+            after.insert(scout.gap, flipped(taken) if scout.flip else taken)
             shown = after[action.show.start:action.show.start + action.show.length]
-            detail += f", shows [{format_hand(shown)}]"
-        return f"{text}  ({detail})"
+            return f"{text}  (" + _("takes {card}, shows [{cards}]", card=card, cards=ltr(format_hand(shown))) + ")"
+        return f"{text}  (" + _("takes {card}", card=card) + ")"
     return text
 
 
