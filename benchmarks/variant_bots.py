@@ -1,0 +1,53 @@
+"""Does reading the variant pay? The skilled bot as it plays a variant against the official game's weights.
+
+For each variant and player count: the skilled bot as compare and the browser play it (its
+weights tuned for the variant where `scoutlab tune` fitted them, else the default weights
+read in the variant's points) in one seat, rotating, against `skilled:weights=official` in
+the others, on game seeds no tuning played (run seed 777 unless --seed). Its win share
+(ties split) with the 95% Wilson interval, beside the even share, and how its weights fit.
+
+    python benchmarks/variant_bots.py --games 2000 official:4 house-no-exemption:4 two-player-28:2
+    SCOUTLAB_CACHE_DIR=/tmp/tunecache python benchmarks/variant_bots.py capture-two.yaml:4
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from scoutlab.bots import skilled
+from scoutlab.rules import load_rules
+from scoutlab.sim.backends import available_cores, make_backend
+from scoutlab.sim.stats import wilson
+from scoutlab.sim.tune import BATCH, play_share
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("formats", nargs="+", metavar="VARIANT:N")
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=777)
+    parser.add_argument("--workers", type=int, default=available_cores())
+    args = parser.parse_args(argv)
+    backend = make_backend("pool", args.workers)
+    print("| variant | players | weights | skilled against official weights | 95% interval | even share |")
+    print("|---|---|---|---|---|---|")
+    try:
+        for text in args.formats:
+            name, _, count = text.rpartition(":")
+            rules, players = load_rules(name), int(count)
+            doc = json.dumps(rules.spec.doc)
+            tasks = [(doc, players, "skilled", args.seed, first, min(BATCH, args.games - first))
+                     for first in range(0, args.games, BATCH)]
+            wins = sum(backend.map_ordered(play_share, tasks, lambda: False))
+            low, high = wilson(wins, args.games)
+            print(f"| {rules.name} | {players} | {skilled.tuning(rules, players)} | {100 * wins / args.games:.1f}% "
+                  f"of {args.games:,} | [{100 * low:.1f}, {100 * high:.1f}] | {100 / players:.0f}% |", flush=True)
+    finally:
+        backend.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,297 @@
+"""Bots that read the variant: the skilled bot's weights in the variant's points, weights tuned per variant and
+found by the rules' play digest, compare's caveat for untuned variants, and its line for variants played alike."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+
+import pytest
+
+from scoutlab.bots import BotError, make_bot, skilled, tuned
+from scoutlab.bots.points import NOT_POINTS, OFFICIAL, Points, in_points
+from scoutlab.cli import main
+from scoutlab.match import make_bots, play_game
+from scoutlab.rules import Rules, load_rules
+from scoutlab.sim import compare
+from scoutlab.sim.findings import findings
+from scoutlab.sim.tune import Budget, budget_for, tune
+from scoutlab.spec.variant import load_spec_text
+
+# A house rule of each kind the issue names: a scoring weight changed, nothing else.
+SCORING = {
+    "captured_card: 2": "scoring: {captured_card: 2}",
+    "chip_received: 2": "scoring: {chip_received: 2}",
+    "card_in_hand: 0": "scoring: {card_in_hand: 0}",
+}
+
+
+def variant(parent: str, body: str, name: str = "house") -> Rules:
+    return Rules(load_spec_text(f"extends: {parent}\nname: {name}\n{body}\n"))
+
+
+@pytest.fixture(autouse=True)
+def own_cache(tmp_path, monkeypatch):
+    """Every test tunes into, and reads from, a cache of its own."""
+    monkeypatch.setenv("SCOUTLAB_CACHE_DIR", str(tmp_path / "cache"))
+    tuned._remembered.clear()
+    yield
+    tuned._remembered.clear()
+
+
+# -- the weights in the variant's points ---------------------------------------------------------------------
+
+
+def test_the_official_points_leave_every_weight_as_trained():
+    for fam in ("three-to-five", "two-player"):
+        weights = {**NOT_POINTS, **skilled.WEIGHTS["families"][fam]}
+        scaled = in_points(weights, OFFICIAL)
+        assert scaled["card"] == weights["card"] + weights["tempo"]
+        assert scaled["scout"] == weights["scout"] + weights["scout_tempo"]
+        assert {k: v for k, v in scaled.items() if k not in ("card", "scout")} == \
+               {k: v for k, v in weights.items() if k not in ("card", "scout")}
+    assert Points.of(load_rules("official")) == OFFICIAL
+    assert Points.of(load_rules("two-player")) == OFFICIAL  # the scout pays a chip worth 1 kept
+
+
+@pytest.mark.parametrize(("body", "expected"), [
+    ("scoring: {captured_card: 2}", Points(2, 1, -1)),
+    ("scoring: {chip_received: 3}", Points(1, 3, -1)),
+    ("scoring: {card_in_hand: 0}", Points(1, 1, 0)),
+    ("scout: {payment: scout_pays}\nscoring: {unspent_chip: 2}", Points(1, 2, -1)),  # the scout pays what a chip is worth kept
+])
+def test_the_points_are_the_variants_own(body, expected):
+    assert Points.of(variant("official", body)) == expected
+
+
+def test_only_the_points_terms_scale():
+    weights = {**NOT_POINTS, **skilled.WEIGHTS["families"]["three-to-five"]}
+    scaled = in_points(weights, Points(captured=3, chip=2, in_hand=0))
+    assert scaled["capture"] == 3 * weights["capture"]
+    assert scaled["card"] == weights["tempo"]  # no penalty: only the race to empty the hand is left
+    assert scaled["scout"] == 2 * weights["scout"] + weights["scout_tempo"]
+    for key in ("structure", "set_bonus", "shown", "scout_show"):
+        assert scaled[key] == weights[key]
+
+
+def test_the_split_weights_play_the_official_games_as_the_trained_ones_did():
+    """card 1.0 (1.5 for a two-player scout) became halves of points and tempo: not one move changed."""
+    for name, players, scout in (("official", 4, 1.0), ("two-player", 2, 1.5), ("house-wrap", 3, 1.0)):
+        rules = load_rules(name)
+        trained = f"skilled:card=1.0,tempo=0.0,scout={scout},scout_tempo=0.0"
+        for seed in range(6):
+            split = play_game(rules, players, make_bots(["skilled"], rules, players, seed), seed)
+            whole = play_game(rules, players, make_bots([trained], rules, players, seed), seed)
+            assert split.history == whole.history, (name, seed)
+
+
+def differing_choices(rules: Rules, players: int, games: int) -> int:
+    """Decisions of games among variant-reading skilled bots at which the official weights would choose otherwise."""
+    reading = skilled.SkilledBot(rules, random.Random(0), {})
+    official = skilled.SkilledBot(rules, random.Random(0), {"weights": "official"})
+    differ = 0
+    for seed in range(games):
+        bots = make_bots(["skilled"], rules, players, seed)
+        state = rules.new_game(players, seed)
+        while not state.is_over:
+            view = state.view(state.to_act)
+            if state.phase == "play":
+                differ += reading.act(view) != official.act(view)
+            state.apply(bots[state.to_act].act(view))
+    return differ
+
+
+@pytest.mark.parametrize("rule", list(SCORING))
+@pytest.mark.parametrize(("parent", "players"), [("official", 4), ("two-player", 2)])
+def test_a_scoring_house_rule_changes_the_skilled_bots_choices(rule, parent, players):
+    if parent == "two-player" and rule.startswith("chip_received"):
+        pytest.skip("in two-player games the scout pays: no chip is received, so this rule changes nothing")
+    assert differing_choices(variant(parent, SCORING[rule]), players, games=3) > 0
+
+
+def test_under_the_official_rules_both_read_the_same():
+    """The control: where the points are the official ones, reading the variant changes nothing."""
+    assert differing_choices(load_rules("official"), 4, games=3) == 0
+
+
+def test_the_shipped_house_rules_play_their_own_tuned_weights():
+    for name in ("house-no-exemption", "house-wrap", "house-runs-first"):
+        rules = load_rules(name)
+        assert skilled.tuning(rules, 4) == "tuned", name
+        assert differing_choices(rules, 4, games=2) > 0, name
+    assert skilled.tuning(load_rules("two-player-28"), 2) == "tuned"
+
+
+def test_weights_is_variant_or_official():
+    rules = load_rules("official")
+    with pytest.raises(BotError, match="weights='tuned' must be one of variant, official"):
+        make_bot("skilled:weights=tuned", rules, 0)
+
+
+# -- tuned weights, found by the rules they were tuned on ----------------------------------------------------
+
+
+def test_the_play_digest_ignores_names_and_words_and_sees_every_rule():
+    base = variant("official", "", name="one")
+    renamed = Rules(load_spec_text("extends: official\nname: two\ndescription: other words\nkind: house\n"))
+    assert tuned.play_digest(base) == tuned.play_digest(renamed)
+    for body in ("scoring: {captured_card: 2}", "max_turns_per_round: 499", "hand_flip: {allowed: false}"):
+        assert tuned.play_digest(variant("official", body)) != tuned.play_digest(base), body
+
+
+def _tuned(rules: Rules, players: int, capture: float = 9.0) -> tuned.Tuned:
+    weights = {**tune_start(rules, players), "capture": capture}
+    return tuned.Tuned(rules.name, players, tuned.play_digest(rules), weights, "by hand", "none")
+
+
+def tune_start(rules, players):
+    from scoutlab.sim.tune import start_weights
+    return start_weights(rules, players)
+
+
+def test_a_saved_tuning_is_found_by_the_same_rules_only_and_the_bot_plays_it():
+    rules = variant("official", SCORING["captured_card: 2"])
+    assert tuned.find(rules, 4) is None and skilled.tuning(rules, 4) == "untuned"
+    path = tuned.save(_tuned(rules, 4))
+    assert path.parent == tuned.cache_dir() and path.exists()
+    assert tuned.find(rules, 4).weights["capture"] == 9.0
+    assert tuned.find(rules, 3) is None  # another count
+    assert tuned.find(variant("official", SCORING["chip_received: 2"]), 4) is None  # other rules
+    assert skilled.tuning(rules, 4) == "tuned"
+    bot = skilled.SkilledBot(rules, random.Random(0), {})
+    bot.use_weights(4)
+    assert bot.options["capture"] == 9.0 and bot.weights.capture == 18.0  # base weight, then in points
+    official = skilled.SkilledBot(rules, random.Random(0), {"weights": "official"})
+    official.use_weights(4)
+    assert official.weights.capture == skilled.WEIGHTS["families"]["three-to-five"]["capture"]
+
+
+@pytest.mark.parametrize("text", [
+    "not json", "[]", '{"format": 1}', "{}",
+    '{"format": 2, "variant": "x", "players": 4, "digest": "D", "method": "", "result": "", "weights": {"capture": NaN}}',
+    '{"format": 2, "variant": "x", "players": "4", "digest": "D", "method": "", "result": "", "weights": {}}',
+    '{"format": 2, "variant": "x", "players": 4, "digest": "D", "method": "", "result": "", "weights": {"capture": true}}',
+    "x" * (tuned.MAX_FILE_BYTES + 1),
+])
+def test_a_cache_file_that_is_not_a_tuning_is_passed_over(text):
+    rules = variant("official", SCORING["captured_card: 2"])
+    path = tuned.cache_path(tuned.play_digest(rules), 4)
+    path.parent.mkdir(parents=True)
+    path.write_text(text.replace("D", tuned.play_digest(rules)))
+    assert tuned.find(rules, 4) is None
+    make_bot("skilled", rules, 0).act(rules.new_game(4, 0).view(0))  # and the bot plays its default weights
+
+
+def test_a_tuning_copied_to_another_digest_is_passed_over():
+    rules = variant("official", SCORING["captured_card: 2"])
+    other = variant("official", SCORING["chip_received: 2"])
+    found = _tuned(other, 4)
+    path = tuned.cache_path(tuned.play_digest(rules), 4)
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps({**found.__dict__}))
+    assert tuned.find(rules, 4) is None
+
+
+def test_remembered_weights_win_over_the_cache():
+    rules = variant("official", SCORING["captured_card: 2"])
+    tuned.save(_tuned(rules, 4, capture=9.0))
+    tuned.remember(_tuned(rules, 4, capture=5.0))
+    assert tuned.find(rules, 4).weights["capture"] == 5.0
+
+
+# -- the tuning ----------------------------------------------------------------------------------------------
+
+
+def test_a_tiny_tuning_keeps_the_better_of_start_and_search_and_says_both():
+    rules = variant("official", SCORING["captured_card: 2"])
+    lines: list[str] = []
+    kept = tune(rules, 3, Budget(generations=1, population=4, games=6, check_games=12), workers=1, report=lines.append)
+    assert kept.players == 3 and kept.digest == tuned.play_digest(rules)
+    assert set(kept.weights) == set(tune_start(rules, 3)) and all(math.isfinite(v) for v in kept.weights.values())
+    assert "against skilled:weights=official" in kept.result and "of 12 games" in kept.result
+    assert kept.result.startswith(("tuned:", "start kept:"))
+    if kept.result.startswith("start kept:"):
+        assert kept.weights == tune_start(rules, 3)
+    assert lines == [line for line in lines if line.startswith("generation 1/1: best candidate won")]
+
+
+def test_a_tuning_is_the_same_for_a_seed_on_one_or_two_workers():
+    rules = variant("official", SCORING["card_in_hand: 0"])
+    budget = Budget(generations=1, population=4, games=6, check_games=6)
+    one = tune(rules, 3, budget, seed=3, workers=1, report=lambda _: None)
+    two = tune(rules, 3, budget, seed=3, workers=2, report=lambda _: None)
+    assert one.weights == two.weights and one.result == two.result
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ({"generations": 0}, "--generations must be at least 1, got 0"),
+    ({"games": -5}, "--games must be at least 1, got -5"),
+    ({"games": 10**9}, "that tuning would play"),
+])
+def test_a_budget_out_of_bounds_is_refused(options, message):
+    with pytest.raises(ValueError, match=message):
+        budget_for(False, **options)
+
+
+def test_scoutlab_tune_keeps_what_compare_then_plays(tmp_path, capsys):
+    spec = tmp_path / "capture-two.yaml"
+    spec.write_text("extends: official\nname: capture-two\nscoring: {captured_card: 2}\n")
+    assert main(["tune", str(spec), "--players", "3", "--generations", "1", "--games", "4", "--check-games", "4",
+                 "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "capture-two, 3 players:" in out and "kept in" in out
+    report = compare([("official", 3), (str(spec), 3)], games=6, workers=1, strong=None)
+    assert [v.tuning for v in report.variants] == ["reference", "tuned"]
+    assert not any("play weights tuned for the official game" in line for line in report.findings)
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["tune", "official", "--players", "7"], "--players '7': this variant is for 3, 4, 5 players (or 'all')"),
+    (["tune", "official", "--players", "9" * 5000], "this variant is for 3, 4, 5 players"),
+    (["tune", "official", "--games", "0"], "--games must be at least 1, got 0"),
+    (["tune", "no-such-variant"], "no-such-variant"),
+])
+def test_scoutlab_tune_refuses_bad_requests_in_one_line(argv, message, capsys):
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1 and len(err) < 400
+
+
+# -- compare: untuned variants, and variants the bots played alike -------------------------------------------
+
+
+def test_compare_names_the_variants_whose_bots_play_untuned_weights(tmp_path):
+    spec = tmp_path / "capture-two.yaml"
+    spec.write_text("extends: official\nname: capture-two\nscoring: {captured_card: 2}\n")
+    report = compare([("official", 3), (str(spec), 3)], games=6, workers=1, strong=None)
+    assert [v.tuning for v in report.variants] == ["reference", "untuned"]
+    caveat = [line for line in report.findings if "play weights tuned for the official game" in line]
+    assert len(caveat) == 1 and "capture-two (3p)" in caveat[0] and "official (3p)" not in caveat[0]
+    random_play = compare([("official", 3), (str(spec), 3)], games=6, workers=1, strong=None, bots=["random"])
+    assert [v.tuning for v in random_play.variants] == ["", ""]  # no skilled bot: nothing to say
+
+
+def test_compare_says_in_one_line_when_the_bots_played_two_variants_alike(tmp_path):
+    spec = tmp_path / "unspent.yaml"
+    spec.write_text("extends: official\nname: unspent\nscoring: {unspent_chip: 5}\n")  # nobody holds a chip
+    report = compare([("official", 3), (str(spec), 3)], games=40, workers=1, strong="skilled", weak="greedy")
+    assert report.comparisons[0].alike
+    lines = findings(report)
+    said = [line for line in lines if line.startswith("The bots played")]
+    assert said == ["The bots played unspent (3p) and official (3p) identically (the same action at every turn of "
+                    "all 40 games and their skill games): differences come from scoring alone, so no skill or seat "
+                    "effect is read into them."]
+
+
+def test_a_scoring_rule_the_bots_read_is_not_played_alike(tmp_path):
+    spec = tmp_path / "capture-two.yaml"
+    spec.write_text("extends: official\nname: capture-two\nscoring: {captured_card: 2}\n")
+    report = compare([("official", 3), (str(spec), 3)], games=20, workers=1, strong=None)
+    assert not report.comparisons[0].alike
+    assert not any(line.startswith("The bots played") for line in report.findings)
+    blind = compare([("official", 3), (str(spec), 3)], games=20, workers=1, strong=None,
+                    bots=["skilled:weights=official"])
+    assert blind.comparisons[0].alike  # bots blind to the scoring play the same moves on the same deals
+    assert not any("skill depth" in line or "first-player" in line or line.startswith("P1 ")
+                   for line in blind.findings if not line.startswith(("No significant", "Caveat")))
