@@ -180,6 +180,13 @@ def test_a_5000_digit_number_argument_is_quoted_in_part(capsys, command):
     assert "invalid int value: '7777" in err and "(5,0" in err and len(err) < 800, err
 
 
+def test_a_4000_digit_seat_in_a_position_is_named_by_its_size(tmp_path, capsys):
+    path = tmp_path / "seat.yaml"
+    path.write_text('hands: ["1/2 2/3", "5/1", "7/1"]\nactive: "5/3"\nowner: ' + "9" * 4000 + "\n")
+    err = one_line_error(capsys, ["legal", str(path)])
+    assert f"{path}:3: $.owner: seat a 13,288-bit number does not exist with 3 players" in err
+
+
 # --------------------------------------------------------------------------- extends reads only specs
 
 

@@ -331,6 +331,8 @@ def test_bad_spec(path):
             and text in p.message.replace(str(BAD) + os.sep, "")
         ]
         assert matching, f"no problem {file}:{line}: {json_path}: ...{text}... among:\n{shown}"
+    too_long = [p for p in problems if len(p.message) > 300]
+    assert not too_long, f"a message quotes more than an excerpt of its input: {str(too_long[0])[:300]}"
 
 
 def test_the_corpus_covers_what_the_issue_asks_for():

@@ -359,7 +359,7 @@ class _Setup:
         if value is None:
             return None
         if value > self.players:
-            self.where.add((key,), f"seat {value} does not exist with {self.players} players (seats are 1 to {self.players})")
+            self.where.add((key,), f"seat {excerpt(value)} does not exist with {self.players} players (seats are 1 to {self.players})")
             return None
         return value - 1
 

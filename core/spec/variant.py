@@ -238,9 +238,9 @@ def _explain(error: jsonschema.ValidationError) -> list[tuple[JsonPath, str]]:
         message = f"{excerpt(value)} is not one of {', '.join(map(repr, options))}" if kind == "enum" else f"expected {expected!r}, got {excerpt(value)}"
         return [(path, message + _did_you_mean(value, options))]
     if kind == "minimum":
-        return [(path, f"must be at least {expected}, got {value}")]
+        return [(path, f"must be at least {expected}, got {excerpt(value)}")]
     if kind == "maximum":
-        return [(path, f"must be at most {expected}, got {value}")]
+        return [(path, f"must be at most {expected}, got {excerpt(value)}")]
     if kind == "minItems":
         return [(path, f"must list at least {expected} item{'s' * (expected != 1)}")]
     if kind == "minLength":
@@ -262,6 +262,8 @@ def _describe(value: Any) -> str:
         return json.dumps(value)
     if isinstance(value, str):
         return f"the string {excerpt(value)}"
+    if isinstance(value, int) and value.bit_length() > 128:
+        return excerpt(value)  # "a 13,288-bit number": its digits would be an echo
     if isinstance(value, (int, float)):
         return f"the number {excerpt(value)}"
     return _A_TYPE["object" if isinstance(value, dict) else "array"]
@@ -457,7 +459,7 @@ def _check_deal_fits(view: _View) -> Iterator[tuple[JsonPath, str]]:
 def _check_first_seat(view: _View) -> Iterator[tuple[JsonPath, str]]:
     seat, fewest = view.get("rounds", "first_starting_seat"), min(view.players())
     if seat >= fewest:
-        yield ("rounds", "first_starting_seat"), f"seat {seat} does not exist with {fewest} players (seats are 0 to {fewest - 1})"
+        yield ("rounds", "first_starting_seat"), f"seat {excerpt(seat)} does not exist with {fewest} players (seats are 0 to {fewest - 1})"
 
 
 def _check_plugins(view: _View) -> Iterator[tuple[JsonPath, str]]:

@@ -251,7 +251,7 @@ def create_app(db_path: str, bot_delay_ms: int = 700, engine_threads: int = 4, b
     def rules_page(request: Request, variant: str):
         _ = i18n.gettext_for(language(request))
         if variant not in {name for name, _d in shipped_variants()}:
-            return page(request, "message.html", 404, message=_("There is no variant called {name}.", name=variant))
+            return page(request, "message.html", 404, message=_("There is no variant called {name}.", name=excerpt(variant)[1:-1]))
         rules = rules_for(load_spec(variant))
         return page(request, "rules.html", rules=rules, sections=rules_sections(rules, _), words=_variant_words(rules, request))
 
@@ -319,7 +319,7 @@ def create_app(db_path: str, bot_delay_ms: int = 700, engine_threads: int = 4, b
         allowed = allowed_bots()
         for bot in bots:
             if bot not in allowed:
-                raise BotError(_("Unknown opponent {name}; choose one of: {names}.", name=bot, names=", ".join(sorted(allowed))))
+                raise BotError(_("Unknown opponent {name}; choose one of: {names}.", name=excerpt(bot)[1:-1], names=", ".join(sorted(allowed))))
         return matches.new(doc, players, bots, seed)
 
     async def json_body(request: Request) -> Any:
