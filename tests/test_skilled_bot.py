@@ -7,6 +7,7 @@ checked with the other bots in test_bots.py and test_bot_cycles.py.
 from __future__ import annotations
 
 import json
+import math
 import random
 import subprocess
 import sys
@@ -43,12 +44,14 @@ def position(rules, players, hand, active, owner):
     return state
 
 
-def test_the_shipped_weights_cover_both_families_with_numbers():
-    for fam in ("two-player", "three-to-five"):
-        weights = skilled.WEIGHTS["families"][fam]
+def test_the_shipped_weights_cover_every_official_count_with_numbers():
+    for players in (2, 3, 4, 5):
+        weights = skilled.WEIGHTS["counts"][str(players)]
         assert sorted(weights) == sorted(TUNED)
-        assert all(isinstance(value, (int, float)) for value in weights.values())
-    assert skilled.family(2) == "two-player" and {skilled.family(n) for n in (3, 4, 5)} == {"three-to-five"}
+        assert all(isinstance(value, (int, float)) and math.isfinite(value) for value in weights.values())
+        assert skilled.default_weights(players) is weights and skilled.WEIGHTS["trained_by"][str(players)]
+    assert skilled.default_weights(6) is skilled.default_weights(5)  # a house rule's six players: the nearest count
+    assert skilled.reference_variant(2) == "two-player" and skilled.reference_variant(4) == "official"
 
 
 def test_a_two_player_game_plays_with_the_two_player_weights(official):
@@ -56,7 +59,7 @@ def test_a_two_player_game_plays_with_the_two_player_weights(official):
     bot = SkilledBot(two, random.Random(0), {"capture": 7.0})
     state = two.new_game(2, 0)
     bot.act(state.view(state.to_act))
-    expected = {**skilled.WEIGHTS["families"]["two-player"], "capture": 7.0}
+    expected = {**skilled.WEIGHTS["counts"]["2"], "capture": 7.0}
     assert {key: bot.options[key] for key in expected} == expected
 
 
@@ -149,14 +152,15 @@ def test_it_scouts_the_card_that_completes_a_run(official):
 def test_a_tiny_training_run_writes_weights_that_load(tmp_path):
     out = tmp_path / "weights.json"
     subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "train_skilled.py"), "--games", "4", "--sweeps", "1",
-         "--only", "capture", "--processes", "1", "--out", str(out)],
+        [sys.executable, str(ROOT / "scripts" / "train_skilled.py"), "--players", "3", "--generations", "1",
+         "--games", "4", "--check-games", "4", "--workers", "1", "--out", str(out)],
         check=True, capture_output=True, text=True, timeout=120,
     )
     written = json.loads(out.read_text())
-    weights = written["families"]["three-to-five"]
+    weights = written["counts"]["3"]
     assert sorted(weights) == sorted(TUNED)
-    assert "train_skilled.py" in written["trained_by"]["three-to-five"]
+    assert written["counts"]["2"] == skilled.WEIGHTS["counts"]["2"]  # the other counts kept
+    assert "train_skilled.py" in written["trained_by"]["3"] and "CMA-ES" in written["trained_by"]["3"]
     bot = SkilledBot(load_rules("official"), random.Random(0), {key: float(v) for key, v in weights.items()})
     state = load_rules("official").new_game(4, 1)
     assert bot.act(state.view(state.to_act)) in state.legal_actions()

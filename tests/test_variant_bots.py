@@ -44,8 +44,8 @@ def own_cache(tmp_path, monkeypatch):
 
 
 def test_the_official_points_leave_every_weight_as_trained():
-    for fam in ("three-to-five", "two-player"):
-        weights = {**NOT_POINTS, **skilled.WEIGHTS["families"][fam]}
+    for players in (2, 3, 4, 5):
+        weights = {**NOT_POINTS, **skilled.default_weights(players)}
         scaled = in_points(weights, OFFICIAL)
         assert scaled["card"] == weights["card"] + weights["tempo"]
         assert scaled["scout"] == weights["scout"] + weights["scout_tempo"]
@@ -66,7 +66,7 @@ def test_the_points_are_the_variants_own(body, expected):
 
 
 def test_only_the_points_terms_scale():
-    weights = {**NOT_POINTS, **skilled.WEIGHTS["families"]["three-to-five"]}
+    weights = {**NOT_POINTS, **skilled.default_weights(4)}
     scaled = in_points(weights, Points(captured=3, chip=2, in_hand=0))
     assert scaled["capture"] == 3 * weights["capture"]
     assert scaled["card"] == weights["tempo"]  # no penalty: only the race to empty the hand is left
@@ -75,11 +75,13 @@ def test_only_the_points_terms_scale():
         assert scaled[key] == weights[key]
 
 
-def test_the_split_weights_play_the_official_games_as_the_trained_ones_did():
-    """card 1.0 (1.5 for a two-player scout) became halves of points and tempo: not one move changed."""
-    for name, players, scout in (("official", 4, 1.0), ("two-player", 2, 1.5), ("house-wrap", 3, 1.0)):
+def test_in_the_official_points_points_and_tempo_are_one_weight():
+    """Where the points are the official ones, a card's or a scout's weight may be split in any way: same moves."""
+    for name, players in (("official", 4), ("two-player", 2), ("house-wrap", 3), ("official", 5)):
         rules = load_rules(name)
-        trained = f"skilled:card=1.0,tempo=0.0,scout={scout},scout_tempo=0.0"
+        w = skilled.default_weights(players)
+        trained = (f"skilled:card={w['card'] + w['tempo']!r},tempo=0.0,"
+                   f"scout={w['scout'] + w['scout_tempo']!r},scout_tempo=0.0")
         for seed in range(6):
             split = play_game(rules, players, make_bots(["skilled"], rules, players, seed), seed)
             whole = play_game(rules, players, make_bots([trained], rules, players, seed), seed)
@@ -164,7 +166,7 @@ def test_a_saved_tuning_is_found_by_the_same_rules_only_and_the_bot_plays_it():
     assert bot.options["capture"] == 9.0 and bot.weights.capture == 18.0  # base weight, then in points
     official = skilled.SkilledBot(rules, random.Random(0), {"weights": "official"})
     official.use_weights(4)
-    assert official.weights.capture == skilled.WEIGHTS["families"]["three-to-five"]["capture"]
+    assert official.weights.capture == skilled.default_weights(4)["capture"]
 
 
 @pytest.mark.parametrize("text", [

@@ -47,18 +47,22 @@ if TYPE_CHECKING:
     from scoutlab.engine.state import GameState, View
     from scoutlab.rules import Rules
 
-# The weights, tuned by self-play (scripts/train_skilled.py), one set per family of player counts.
+# The default weights, tuned by self-play (scripts/train_skilled.py), one set per player count.
 WEIGHTS_FILE = "skilled_weights.json"
 WEIGHTS: dict[str, Any] = json.loads(resources.files(__package__).joinpath(WEIGHTS_FILE).read_text())
 
 
-def family(players: int) -> str:
-    """The weights a player count uses: two players play another game (chips, an extra turn)."""
-    return "two-player" if players == 2 else "three-to-five"
+def default_weights(players: int) -> dict[str, float]:
+    """The default weights of a player count: its own, or the nearest count's (a house rule may seat six)."""
+    counts = WEIGHTS["counts"]
+    return counts[str(min(map(int, counts), key=lambda n: (abs(n - players), n)))]
 
 
-#: The variants the default weights were tuned on, by family (the three-to-five weights at 4 players).
-REFERENCE = {"three-to-five": "official", "two-player": "two-player"}
+def reference_variant(players: int) -> str:
+    """The variant the default weights of a player count were tuned on: two players play another game."""
+    return "two-player" if players == 2 else "official"
+
+
 _reference_digests: dict[str, str] = {}
 
 
@@ -67,14 +71,14 @@ def tuning(rules: Rules, players: int) -> str:
     rules the default weights were tuned on) or "untuned" (the default weights, read in the variant's points)."""
     if tuned.find(rules, players) is not None:
         return "tuned"
-    reference = REFERENCE[family(players)]
+    reference = reference_variant(players)
     if reference not in _reference_digests:
         _reference_digests[reference] = tuned.play_digest(load_rules(reference))
     return "reference" if tuned.play_digest(rules) == _reference_digests[reference] else "untuned"
 
 
 # Every option a user may set (`skilled:capture=1.5`), with the three-to-five player weights as defaults.
-DEFAULTS: dict[str, Any] = {**NOT_POINTS, **WEIGHTS["families"]["three-to-five"]}
+DEFAULTS: dict[str, Any] = {**NOT_POINTS, **default_weights(4)}
 DEFAULTS["sns_scouts"] = 4  # Scout & Shows weighed: after this many of the best scouts
 DEFAULTS["weights"] = "variant"  # or "official": the official game's weights, unscaled, untuned
 WEIGHT_SOURCES = ("variant", "official")
@@ -110,9 +114,9 @@ class SkilledBot:
             raise BotError(f"bot 'skilled': option weights={excerpt(checked['weights'])} must be one of "
                            f"{', '.join(WEIGHT_SOURCES)}")
         self.official = checked["weights"] == "official"
-        self.overrides = {key: checked[key] for key in options if key != "weights"}  # win over the family's weights
+        self.overrides = {key: checked[key] for key in options if key != "weights"}  # win over the count's weights
         # per player count: (weights as given, the same ready for the weigher)
-        self._families: dict[int, tuple[dict[str, Any], Any]] = {}
+        self._counts: dict[int, tuple[dict[str, Any], Any]] = {}
         self.rules = rules  # it draws no random numbers: the same view always gets the same move
         codec = rules.codec
         self.positions = Positions()
@@ -123,18 +127,18 @@ class SkilledBot:
 
     def use_weights(self, players: int) -> None:
         """Play with the weights for this player count (and the options given), in the variant's points."""
-        found = self._families.get(players)
+        found = self._counts.get(players)
         if found is None:
             weights = {**DEFAULTS, **self.base_weights(players), **self.overrides}
             del weights["weights"]
             points = OFFICIAL if self.official else Points.of(self.rules)
-            found = self._families[players] = (weights, weighing.Weights(in_points(weights, points)))
+            found = self._counts[players] = (weights, weighing.Weights(in_points(weights, points)))
         self.options, self.weights = found
 
     def base_weights(self, players: int) -> dict[str, Any]:
-        """The weights before scaling: tuned for these rules and count if `scoutlab tune` fitted them, else the family's."""
+        """The weights before scaling: tuned for these rules and count if `scoutlab tune` fitted them, else the defaults."""
         fitted = None if self.official else tuned.find(self.rules, players)
-        return fitted.weights if fitted is not None else WEIGHTS["families"][family(players)]
+        return fitted.weights if fitted is not None else default_weights(players)
 
     def act(self, view: View) -> int:
         self.use_weights(view.players)

@@ -119,9 +119,8 @@ def _rules(doc: str) -> Rules:
 
 
 def start_weights(rules: Rules, players: int) -> dict[str, float]:
-    """Where the search starts: the default weights of the player count's family (in base units, before scaling)."""
-    family = skilled.WEIGHTS["families"][skilled.family(players)]
-    start = {**skilled.DEFAULTS, **family}
+    """Where the search starts: the default weights of the player count (in base units, before scaling)."""
+    start = {**skilled.DEFAULTS, **skilled.default_weights(players)}
     return {key: float(start[key]) for key in SCALES}
 
 
