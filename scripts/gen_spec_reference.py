@@ -80,8 +80,10 @@ named, with the figure that broke it, in the error.
   {compiled_codes(45):,}; a deck of 18 numbers (153 cards) {compiled_codes(153):,}; numbers 1 to 30 (435 cards) would need
   {compiled_codes(435):,}, about 30 MB, and are refused at `deck.highest`. Hands are at
   most the deck, so this also bounds the actions any turn can offer.
-- `extends` reads only variant specs: a file that is not a YAML mapping with a spec's keys
-  is refused as "X is not a variant spec", and nothing of it is quoted in any message.
+- `extends` reads only variant specs: a file that is not a YAML mapping of a spec's keys only,
+  with `schema_version: 1` or an `extends` of its own, is refused as "X is not a variant spec"
+  with one fixed reason: nothing of it is quoted or counted in any message. A directory, a
+  device, a named pipe or a socket is named as such and never opened.
 - Messages quote at most about 40 characters of any value.
 
 ## Properties

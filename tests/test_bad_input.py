@@ -198,6 +198,33 @@ def _leaks(text: str, lines: list[str]) -> list[str]:
     return [line for line in lines if line in text or ":".join(line.split(":")[:2]) + ":" in text]
 
 
+def test_extends_says_the_same_of_every_file_that_is_not_a_spec(tmp_path, capsys):
+    """No count of keys or lines (the line count of /etc/shadow was shown), no value: one fixed reason for any file."""
+    said = set()
+    for name, text in [("shadow", "".join(f"user{i}:$6$salt$hash{i}:19000:0:99999:7:::\n" for i in range(37))),
+                       ("keys.yaml", "".join(f"key{i}: value{i}\n" for i in range(23))), ("one.yaml", "players: secret\n")]:
+        (tmp_path / name).write_text(text)
+        (tmp_path / "spec.yaml").write_text(f"extends: ./{name}\nname: curious\n")
+        err = one_line_error(capsys, ["validate", str(tmp_path / "spec.yaml")])
+        said.add(err.replace(name, "FILE"))
+        assert "37" not in err and "23" not in err and "secret" not in err and "value" not in err
+    assert len(said) == 1, said
+
+
+@pytest.mark.parametrize("kind", ["device", "fifo"])
+def test_extends_of_a_device_or_a_pipe_says_what_it_is_without_reading(tmp_path, capsys, kind):
+    if kind == "device":
+        if not Path("/dev/zero").exists():
+            pytest.skip("no /dev/zero here")
+        parent, what = "/dev/zero", "a device"
+    else:
+        os.mkfifo(tmp_path / "pipe")  # nobody writes: opening it for reading would wait for ever
+        parent, what = "./pipe", "a named pipe (FIFO)"
+    (tmp_path / "spec.yaml").write_text(f"extends: {parent}\nname: special\n")
+    err = one_line_error(capsys, ["validate", str(tmp_path / "spec.yaml")])
+    assert f"spec.yaml:1: $.extends: cannot extend '{parent}': it is {what}, not a spec file, so it is not read" in err
+
+
 @pytest.mark.parametrize("command", [["validate"], ["rules"], ["game", "--variant"], ["diff", "official"], ["simulate"]])
 @pytest.mark.parametrize("target", ["copy", "etc"])
 def test_no_line_of_a_file_that_is_not_a_spec_is_ever_shown(tmp_path, capsys, command, target):
@@ -216,11 +243,12 @@ def test_no_line_of_a_file_that_is_not_a_spec_is_ever_shown(tmp_path, capsys, co
     assert _leaks(err, lines) == []
 
 
-@pytest.mark.parametrize("name", ["extends_accounts.yaml", "extends_hashes.yaml", "extends_not_yaml.yaml"])
+@pytest.mark.parametrize("name", ["extends_accounts.yaml", "extends_hashes.yaml", "extends_not_yaml.yaml", "extends_spec_shaped.yaml"])
 def test_the_corpus_parents_that_are_not_specs_are_never_quoted(capsys, name):
-    parent = {"extends_accounts.yaml": "accounts", "extends_hashes.yaml": "hashes", "extends_not_yaml.yaml": "token.ini"}[name]
-    lines = [line for line in (BAD_SPECS / "lib" / parent).read_text().splitlines() if line]
-    fields = [field for line in lines for field in line.replace("=", ":").split(":") if len(field) >= 6]
+    parent = {"extends_accounts.yaml": "accounts", "extends_hashes.yaml": "hashes", "extends_not_yaml.yaml": "token.ini",
+              "extends_spec_shaped.yaml": "settings.yaml"}[name]
+    lines = [line for line in (BAD_SPECS / "lib" / parent).read_text().splitlines() if line and not line.startswith("#")]
+    fields = [field.strip(' "') for line in lines for field in line.replace("=", ":").split(":") if len(field.strip(' "')) >= 6]
     assert main(["validate", str(BAD_SPECS / name)]) == 1
     out, err = capsys.readouterr()
     assert _leaks(out + err, lines) == [] and [f for f in fields if f in out + err] == []

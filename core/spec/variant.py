@@ -23,7 +23,7 @@ import difflib
 import functools
 import json
 import os
-import re
+import stat
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -37,6 +37,7 @@ import referencing.jsonschema
 
 from scoutlab.base.errors import Problem, SpecError
 from scoutlab.base.limits import (
+    EXCERPT_CHARS,
     MAX_COMPILED_CODES,
     MAX_SPEC_BYTES,
     InputTooLarge,
@@ -579,9 +580,29 @@ def _parent_source(child: _Source, extends: str) -> _Source | str:
         where = "a shipped variant" if child.label.startswith(_SHIPPED_PREFIX) else "text with no base directory"
         return f"cannot extend the path {excerpt(extends)} from {where}; extend a shipped variant by name"
     path = os.path.normpath(os.path.join(child.base_dir, extends))
-    if not os.path.isfile(path):
-        return f"cannot extend {excerpt(extends)}: " + ("it is a directory" if os.path.isdir(path) else f"no such file {excerpt(path, 200)}")
+    try:
+        mode = os.stat(path).st_mode  # stat, never open: opening a FIFO for reading would wait for a writer
+    except FileNotFoundError:
+        # the resolved path in full only when what was written is short: the path holds all of it
+        return f"cannot extend {excerpt(extends)}: no such file {excerpt(path, 200 if len(extends) <= EXCERPT_CHARS else EXCERPT_CHARS)}"
+    except OSError as exc:
+        return f"cannot extend {excerpt(extends)}: cannot read the file: {exc.strerror or 'unknown error'}"
+    if stat.S_ISDIR(mode):
+        return f"cannot extend {excerpt(extends)}: it is a directory"
+    if not stat.S_ISREG(mode):
+        return f"cannot extend {excerpt(extends)}: it is {_special_kind(mode)}, not a spec file, so it is not read"
     return _file_source(path)
+
+
+def _special_kind(mode: int) -> str:
+    """What a path that is neither a regular file nor a directory is, from its stat mode."""
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a regular file"
 
 
 @dataclass
@@ -607,12 +628,15 @@ def _read_layer(source: _Source, named_by: tuple[Problem, str] | None = None) ->
         return None, [Problem(source.label, None, "$", str(exc))]
     parsed = yamlsrc.parse(text)
     problems = [Problem(source.label, f.line, render_path(f.path), f.message) for f in parsed.findings]
-    not_spec = _not_a_spec(text, parsed, parent=named_by is not None)
-    if not_spec is not None:
-        if named_by is None:
+    if named_by is not None:
+        if not _is_parent_spec(parsed):
+            # One fixed sentence: no count of its keys or lines, no value, nothing that tells what the file holds.
+            at, extends = named_by
+            return None, [at._replace(message=f"{excerpt(extends)} is not a variant spec: {_NOT_A_PARENT}")]
+    else:
+        not_spec = _not_a_spec(parsed)
+        if not_spec is not None:
             return None, [Problem(source.label, None, "$", f"this is not a variant spec: {not_spec}")]
-        at, extends = named_by
-        return None, [at._replace(message=f"{excerpt(extends)} is not a variant spec: {not_spec}")]
     if parsed.findings and parsed.data is None:
         return None, problems
     if () not in parsed.lines:
@@ -628,32 +652,32 @@ def _spec_keys() -> set[str]:
     return set(_registry().contents(VARIANT_SCHEMA_ID)["properties"])
 
 
-@functools.cache
-def _spec_key_line() -> re.Pattern[str]:
-    """A line that starts with one of a spec's top-level keys."""
-    keys = "|".join(map(re.escape, sorted(_spec_keys())))
-    return re.compile(rf"^(?:{keys})\s*:", re.MULTILINE)
+#: Why a file named by `extends` is refused, whatever the file: the same words for a password file and a spec with a typo.
+_NOT_A_PARENT = ("a file named by extends must be a valid YAML mapping of a spec's keys only, with schema_version: 1 "
+                 "or an extends of its own (run scoutlab validate on it to see why it is not)")
 
 
-def _not_a_spec(text: str, parsed: yamlsrc.YamlSource, parent: bool) -> str | None:
-    """Why a file is not a variant spec at all (said without quoting it), or None when it may be one.
-
-    A parent must be a mapping of a spec's keys only (malformed YAML passes as a spec with
-    a typo when a line starts with a spec's key). A top file, which the user chose, only
-    needs one spec key among its keys: its unknown keys are then reported with suggestions.
+def _is_parent_spec(parsed: yamlsrc.YamlSource) -> bool:
+    """Whether a file named by `extends` says it is a variant spec: a mapping of a spec's keys only, that declares
+    the format (schema_version: 1) or extends another spec. Anything less is refused before its values are read,
+    so a text file that happens to hold `name:` or `players:` lines (a config, a note) is never quoted back.
     """
-    if parsed.data is None:
-        if not parsed.findings or not parent:
-            return None  # empty, or a top file the user chose: its YAML errors quote no more than a token
-        return None if _spec_key_line().search(text) else "not valid YAML, and no line starts with a spec's key"
+    data = parsed.data
+    if parsed.findings or not isinstance(data, dict) or not data or not set(data) <= _spec_keys():
+        return False
+    declared = data.get("schema_version")
+    return (declared == SCHEMA_VERSION and not isinstance(declared, bool)) or isinstance(data.get("extends"), str)
+
+
+def _not_a_spec(parsed: yamlsrc.YamlSource) -> str | None:
+    """Why a file the user chose is not a variant spec at all (said without quoting it), or None when it may be one.
+
+    It only needs one spec key among its keys: its unknown keys are then reported with suggestions.
+    """
     if not isinstance(parsed.data, dict):
-        return f"a spec is a mapping of keys such as schema_version, name and players, not {_kind(parsed.data)}" if parent else None
+        return None  # empty, malformed or not a mapping: said below, quoting no more than a token
     known = _spec_keys()
-    strangers = sum(key not in known for key in parsed.data)
-    if parent and strangers:
-        hint = " (run scoutlab validate on it to see them)" if strangers < len(parsed.data) else ""
-        return f"{strangers} of its {len(parsed.data)} top-level keys are not a spec's keys{hint}"
-    if parsed.data and strangers == len(parsed.data):
+    if parsed.data and all(key not in known for key in parsed.data):
         return "none of its top-level keys is a spec's key (a spec has schema_version, name, players, deck and so on)"
     return None
 
