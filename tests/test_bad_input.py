@@ -312,6 +312,9 @@ def test_the_issues_command_answers_and_keeps_serving():
 @pytest.mark.parametrize("command, said", [
     (["game", "--bots", "b" * 5000], "unknown bot 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb'... (5,000 characters)"),
     (["game", "--bots", "random:seed=" + "s" * 5000], "bot 'random'"),
+    (["game", "--bots", "skilled:weights=" + "w" * 5000], "bot 'skilled': option weights='wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww'... (5,000 characters) must be one of variant, official"),
+    (["tune", "official", "--players", "9" * 5000], "--players '99999999999999999999...': this variant is for 3, 4, 5 players"),
+    (["tune", str(ACCOUNTS)], "$: a variant spec is a mapping of keys such as schema_version, name and players, not a string"),
     (["simulate", "official:" + "9" * 5000], "official: 99999999999999999999... players is more than any variant seats"),
     (["legal", str(BAD_SPECS / "lib" / "hashes")], "this is not a position: none of its top-level keys is a position's"),
     (["replay", str(ACCOUNTS)], "not valid JSON"),

@@ -16,7 +16,7 @@ from scoutlab.match import make_bots, play_game
 from scoutlab.rules import Rules, load_rules
 from scoutlab.sim import compare
 from scoutlab.sim.findings import findings
-from scoutlab.sim.tune import Budget, budget_for, tune
+from scoutlab.sim.tune import Budget, budget_for, tune, tune_untuned
 from scoutlab.spec.variant import load_spec_text
 
 # A house rule of each kind the issue names: a scoring weight changed, nothing else.
@@ -297,3 +297,15 @@ def test_a_scoring_rule_the_bots_read_is_not_played_alike(tmp_path):
     assert blind.comparisons[0].alike  # bots blind to the scoring play the same moves on the same deals
     assert not any("skill depth" in line or "first-player" in line or line.startswith("P1 ")
                    for line in blind.findings if not line.startswith(("No significant", "Caveat")))
+
+
+def test_compare_tune_fits_only_the_variants_without_weights(tmp_path):
+    spec = tmp_path / "capture-two.yaml"
+    spec.write_text("extends: official\nname: capture-two\nscoring: {captured_card: 2}\n")
+    lines: list[str] = []
+    done = tune_untuned([("official", None), (str(spec), None)], every_count=False,
+                        budget=Budget(generations=1, population=4, games=4, check_games=4), workers=1,
+                        report=lines.append)
+    assert [(t.variant, t.players) for t in done] == [("capture-two", 3)]  # official needs none: its weights are its own
+    assert lines[0].startswith("tuning capture-two for 3 players") and skilled.tuning(load_rules(str(spec)), 3) == "tuned"
+    assert tune_untuned([("official", None), (str(spec), None)], False, workers=1, report=lines.append) == []
