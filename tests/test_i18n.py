@@ -52,7 +52,9 @@ def test_the_check_catches_a_missing_and_a_mistranslated_string(tmp_path, monkey
 @pytest.mark.parametrize("lang", OTHERS)
 def test_our_po_reader_agrees_with_babel(lang):
     catalog = i18n_tools.read(i18n_tools.po_path(lang), lang)
-    expected = {m.id: m.string for m in catalog if m.id and m.string and not m.fuzzy}
+    expected = {m.id: m.string for m in catalog if m.id and m.string and not m.fuzzy and not m.pluralizable}
+    # a plural entry: under its singular, every form joined by NUL, as gettext keeps it
+    expected |= {m.id[0]: "\x00".join(m.string) for m in catalog if m.pluralizable and all(m.string) and not m.fuzzy}
     assert i18n.catalog(lang) == expected
 
 
@@ -152,3 +154,74 @@ def test_the_catalog_check_reports_a_missing_non_joiner(tmp_path, monkeypatch):
         catalog.add("Your turn.", "نوبت شما است، کارتهای خود را ببینید." if lang == "fa" else "x")
         i18n_tools.write(catalog, i18n_tools.po_path(lang))
     assert i18n_tools.problems(template) == ["fa: کارتهای (plural ها/های) lacks a zero-width non-joiner, in 'Your turn.'"]
+
+
+# -- Plural forms ---------------------------------------------------------------------------------
+
+CAPTURES = ("{player} shows {cards} and captures {count} card.", "{player} shows {cards} and captures {count} cards.")
+
+
+@pytest.mark.parametrize(("lang", "expected"), [
+    ("en", {1: "1 card.", 2: "2 cards.", 5: "5 cards.", 11: "11 cards.", 100: "100 cards."}),
+    # Arabic: one, two (dual), 3-10 (plural), 11-99 (singular accusative), 100 (singular)
+    ("ar", {1: "بطاقة واحدة.", 2: "بطاقتين.", 5: "5 بطاقات.", 11: "11 بطاقة.", 100: "100 بطاقة.", 103: "103 بطاقات."}),
+    ("fa", {1: "1 کارت می‌برد.", 2: "2 کارت می‌برد.", 5: "5 کارت می‌برد.", 11: "11 کارت می‌برد.", 100: "100 کارت می‌برد."}),
+    ("el", {1: "1 φύλλο.", 2: "2 φύλλα.", 5: "5 φύλλα.", 11: "11 φύλλα.", 100: "100 φύλλα."}),
+    ("bg", {1: "1 карта.", 2: "2 карти.", 5: "5 карти.", 11: "11 карти.", 100: "100 карти."}),
+])
+def test_a_count_takes_its_languages_plural_form(lang, expected):
+    _ = i18n.gettext_for(lang)
+    for n, ending in expected.items():
+        text = i18n.ngettext(*CAPTURES, n, _, player="P1", cards="3/7", count=n)
+        assert text.endswith(ending), (lang, n, text)
+
+
+def test_the_plural_rules_match_the_catalog_headers_and_cldr():
+    from babel import Locale
+
+    for lang in OTHERS:
+        header = " ".join(i18n_tools.read(i18n_tools.po_path(lang), lang).plural_forms.split())
+        assert header == i18n.PLURAL_FORMS[lang][0]
+    categories = {"ar": ["zero", "one", "two", "few", "many", "other"], "fa": ["one", "other"], "el": ["one", "other"],
+                  "bg": ["one", "other"]}
+    for lang, names in categories.items():
+        plural = Locale(lang).plural_form
+        for n in [*range(230), 1000, 1001, 1002, 1011]:
+            assert names[i18n.plural_index(lang, n)] == plural(n), (lang, n)
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_every_plural_entry_has_every_form_of_its_language(lang):
+    catalog = i18n_tools.read(i18n_tools.po_path(lang), lang)
+    plurals = [m for m in catalog if m.pluralizable]
+    assert len(plurals) >= 20
+    for message in plurals:
+        assert len(message.string) == catalog.num_plurals and all(message.string), message.id
+
+
+def test_counted_messages_are_extracted_as_plural_entries():
+    extracted = {m.id for m in i18n_tools.extract() if m.id}
+    assert CAPTURES in extracted
+    assert ("must list at least {count} item", "must list at least {count} items") in extracted  # N_plural
+    assert ("A game has {count} round.", "A game has {count} rounds.") in extracted  # the summary's PLURALS
+    assert not any(isinstance(i, str) and re.search(r"\{count\} (cards|chips|rounds)\b", i) for i in extracted)
+
+
+def test_the_check_catches_a_missing_plural_form(tmp_path, monkeypatch):
+    from babel.messages.catalog import Catalog
+
+    template = Catalog()
+    template.add(CAPTURES)
+    monkeypatch.setattr(i18n_tools, "LOCALE", tmp_path)
+    for lang in OTHERS:
+        catalog = Catalog(locale=lang)
+        catalog.add(CAPTURES, tuple(["{player} {cards} {count}"] * (catalog.num_plurals - 1)) + ("",))
+        i18n_tools.write(catalog, i18n_tools.po_path(lang))
+    assert "ar: untranslated " + repr(CAPTURES) in i18n_tools.problems(template)
+
+
+def test_english_without_a_catalog_still_says_one_card():
+    from scoutlab.engine.explain import english
+
+    assert i18n.ngettext(*CAPTURES, 1, english, player="P1", cards="3/7", count=1) == "P1 shows 3/7 and captures 1 card."
+    assert i18n.ngettext(*CAPTURES, 1, None, player="P1", cards="3/7", count=1) == "P1 shows 3/7 and captures 1 card."

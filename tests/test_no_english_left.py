@@ -38,7 +38,8 @@ def english_stretches() -> set[str]:
     for message in i18n_tools.read(i18n_tools.TEMPLATE):
         if not message.id:
             continue
-        for part in _FIELD.split(message.id):
+        for part in (_FIELD.split(message.id) if isinstance(message.id, str) else
+                     [part for form in message.id for part in _FIELD.split(form)]):  # a plural entry: both forms
             part = " ".join(part.split()).strip(" .,:;")
             if len(part.split()) >= WORDS:
                 stretches.add(part)

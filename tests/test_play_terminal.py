@@ -171,8 +171,15 @@ def test_scripted_games_reach_the_standings(variant, players):
 def test_every_word_goes_through_the_translator(monkeypatch):
     import scoutlab.play.terminal as terminal
 
-    def marked(lang):
-        return lambda message, **values: "«" + (message.format(**values) if values else message) + "»"
+    class marked:  # a translator that marks what it translated; counted messages (ngettext) too
+        def __init__(self, lang):
+            pass
+
+        def __call__(self, message, **values):
+            return "«" + (message.format(**values) if values else message) + "»"
+
+        def ngettext(self, singular, plural, n, **values):
+            return self(singular if n == 1 else plural, **values)
 
     monkeypatch.setattr(terminal, "gettext_for", marked)
     monkeypatch.setattr(screen, "WIDTH", 10_000)  # one message per line, so each can be checked whole

@@ -64,7 +64,8 @@ def test_a_show_event_says_where_the_cards_sat_and_what_it_captured(client):
     state = _play_until(client, token, lambda s: any(e["kind"] == "show" and e["captured"] for e in s["events"]))
     event = next(e for e in client.get(f"/api/m/{token}").json()["events"] if e["kind"] == "show" and e["captured"])
     assert event["start"] >= 0 and len(event["cards"]) >= 1
-    assert f"captures {event['captured']} cards" in event["caption"]
+    noun = "card" if event["captured"] == 1 else "cards"  # "captures 1 card", never "1 cards"
+    assert f"captures {event['captured']} {noun}." in event["caption"]
     assert state["ply"] >= 2
 
 

@@ -19,7 +19,7 @@ def run(args: argparse.Namespace) -> int:
     # imported when the command runs, not when the parser is built: `scoutlab --help` stays fast
     from scoutlab.rules import load_rules
     from scoutlab.text.i18n import gettext_for
-    from scoutlab.text.summary import MESSAGES, render_text, summarize
+    from scoutlab.text.summary import messages_for, render_text, summarize
     from scoutlab.text.variant_text import description, title
 
     rules = load_rules(args.variant)
@@ -34,5 +34,5 @@ def run(args: argparse.Namespace) -> int:
 
         summary = replace(localized_summary(summary, _), variant=title(rules.spec.doc, args.lang),
                           description=description(rules.spec.doc, args.lang))
-    print(render_text(summary, {key: _(english) for key, english in MESSAGES.items()}), end="")
+    print(render_text(summary, messages_for(_)), end="")
     return 0

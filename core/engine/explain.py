@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from scoutlab.base.plural import ngettext
 from scoutlab.engine.actions import RIGHT, Action, Flip, Scout, ScoutShow, Show, format_action
 from scoutlab.engine.cards import flipped, top
 
@@ -159,8 +160,9 @@ def _why_show(state: GameState, hand: list[int], show: Show, active: list[int], 
               _: Gettext) -> str | None:
     if show.start + show.length > len(hand):
         if after_scout:
-            return _("your hand after the scout has only {count} cards", count=len(hand))
-        return _("your hand has only {count} cards", count=len(hand))
+            return ngettext("your hand after the scout has only {count} card", "your hand after the scout has only {count} cards",
+                            len(hand), _, count=len(hand))
+        return ngettext("your hand has only {count} card", "your hand has only {count} cards", len(hand), _, count=len(hand))
     values = tuple(top(c) for c in hand[show.start : show.start + show.length])
     kind = state.rules.classify(values)
     if kind is None:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from scoutlab.engine.actions import Flip, Scout, ScoutShow, format_action
 from scoutlab.engine.cards import bottom, flipped, top
 from scoutlab.engine.explain import describe_show, end_reason
-from scoutlab.text.i18n import Gettext
+from scoutlab.text.i18n import Gettext, ngettext
 
 if TYPE_CHECKING:
     from scoutlab.engine.state import RoundEnd, View
@@ -263,8 +263,9 @@ def legal_summary(view: View, rules: Rules, _: Gettext, width: int | None = None
         spread = f"{gaps[0]}..{gaps[-1]}" if gaps == list(range(gaps[0], gaps[-1] + 1)) else ", ".join(map(str, gaps))
         lines += wrapped("  " + _("{family} G, with G from {gaps}", family=family, gaps=spread), width, hanging="    ")
     if scout_shows:
-        lines += wrapped("  " + _("{count} Scout & Show moves, e.g. {example}; 'hint all' lists them",
-                                  count=len(scout_shows), example=scout_shows[0]), width, hanging="    ")
+        lines += wrapped("  " + ngettext("{count} Scout & Show move, e.g. {example}; 'hint all' lists it",
+                                         "{count} Scout & Show moves, e.g. {example}; 'hint all' lists them",
+                                         len(scout_shows), _, count=len(scout_shows), example=scout_shows[0]), width, hanging="    ")
     return lines or ["  -"]
 
 

@@ -16,7 +16,7 @@ from scoutlab.engine.actions import NotationError, Scout, parse_action
 from scoutlab.engine.explain import why_illegal, why_illegal_action
 from scoutlab.play import screen
 from scoutlab.text.bot_names import bot_label
-from scoutlab.text.i18n import gettext_for, is_rtl
+from scoutlab.text.i18n import gettext_for, is_rtl, ngettext
 from scoutlab.text.log import describe_action
 from scoutlab.text.notation_messages import translate_notation_error
 from scoutlab.text.variant_text import title
@@ -92,9 +92,9 @@ class TerminalGame:
         _ = self._
         state = self.state
         self.say(
-            _("{variant}, {players} players, game number {seed}. You are {you}.",
-              variant=self.title, players=state.players, seed=state.seed,
-              you=self.names[self.seat]),
+            ngettext("{variant}, {players} player, game number {seed}. You are {you}.",
+                     "{variant}, {players} players, game number {seed}. You are {you}.", state.players, _,
+                     variant=self.title, players=state.players, seed=state.seed, you=self.names[self.seat]),
             _("Type a move such as 'show 2-3' or 'scout left 0', or 'help'."),
         )
         try:

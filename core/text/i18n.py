@@ -5,6 +5,7 @@ The stable API:
     from scoutlab.text.i18n import LANGUAGES, gettext_for, is_rtl, normalize
     _ = gettext_for("el")
     _("Round {number} of {rounds}", number=1, rounds=3)   # translated, then formatted
+    ngettext("{count} card", "{count} cards", n, _, count=n)  # the plural form n takes in Greek
 
 Catalogs are gettext `.po` files in `scoutlab/text/locale/<lang>/LC_MESSAGES/scoutlab.po`, English
 source strings as message ids. They are read here with a small reader of our own, so
@@ -20,6 +21,26 @@ from collections.abc import Callable
 from functools import cache
 from importlib import resources
 from typing import Any
+
+from scoutlab.base.plural import PLURAL_FORMS, ngettext, plural_index
+
+__all__ = [
+    "DEFAULT",
+    "DOMAIN",
+    "LANGUAGES",
+    "N_",
+    "PLURAL_FORMS",
+    "Gettext",
+    "N_plural",
+    "catalog",
+    "from_accept_language",
+    "gettext_for",
+    "is_rtl",
+    "ngettext",
+    "normalize",
+    "plural_index",
+    "read_po",
+]
 
 DOMAIN = "scoutlab"
 DEFAULT = "en"
@@ -85,15 +106,30 @@ def gettext_for(lang: str | None) -> Gettext:
     return _gettext(normalize(lang))
 
 
-@cache
-def _gettext(lang: str) -> Gettext:
-    messages = catalog(lang)
+class _Translator:
+    """A language's `_`: call it for a message; `ngettext` (via `scoutlab.text.i18n.ngettext`) for a counted one."""
 
-    def _(message: str, **values: Any) -> str:
-        text = messages.get(message) or message
+    def __init__(self, lang: str):
+        self.lang = lang
+        self.messages = catalog(lang)
+
+    def __call__(self, message: str, **values: Any) -> str:
+        text = self.messages.get(message) or message
         return text.format(**values) if values else text
 
-    return _
+    def ngettext(self, singular: str, plural: str, n: int, **values: Any) -> str:
+        forms = self.messages.get(singular, "").split("\x00")
+        index = plural_index(self.lang, n)
+        if len(forms) > index and forms[index]:
+            text = forms[index]
+        else:  # not translated: English
+            text = singular if n == 1 else plural
+        return text.format(**values) if values else text
+
+
+@cache
+def _gettext(lang: str) -> Gettext:
+    return _Translator(lang)
 
 
 def N_(message: str) -> str:
@@ -101,8 +137,17 @@ def N_(message: str) -> str:
     return message
 
 
+def N_plural(singular: str, plural: str) -> tuple[str, str]:
+    """Marks a counted message for extraction as a plural entry; translate it later with `ngettext`."""
+    return singular, plural
+
+
 def read_po(text: str) -> dict[str, str]:
-    """{msgid: msgstr} of a .po file's translated entries; fuzzy and empty ones are left out."""
+    """{msgid: msgstr} of a .po file's translated entries; fuzzy and empty ones are left out.
+
+    A plural entry (msgid_plural, msgstr[0], msgstr[1], ...) is kept as gettext keeps it:
+    under its singular msgid, its forms joined by NUL; it counts only when every form is there.
+    """
     entries: dict[str, str] = {}
     fields: dict[str, str] = {}
     field = ""
@@ -110,6 +155,9 @@ def read_po(text: str) -> dict[str, str]:
 
     def finish() -> None:
         msgid, msgstr = fields.get("msgid"), fields.get("msgstr")
+        if "msgid_plural" in fields:
+            forms = [value for key, value in sorted(fields.items()) if key.startswith("msgstr[")]
+            msgstr = "\x00".join(forms) if forms and all(forms) else None
         if msgid and msgstr and not fuzzy:
             key = f"{fields['msgctxt']}\x04{msgid}" if "msgctxt" in fields else msgid  # as gettext keys them
             entries[key] = msgstr
@@ -124,7 +172,7 @@ def read_po(text: str) -> dict[str, str]:
             fields[field] += ast.literal_eval(line)  # a continuation of the field above
             continue
         keyword, _, rest = line.partition(" ")
-        if keyword in ("msgctxt", "msgid") and ("msgstr" in fields or not fields):
+        if keyword in ("msgctxt", "msgid") and (any(key.startswith("msgstr") for key in fields) or not fields):
             finish()  # a new entry starts
             fields, fuzzy, next_fuzzy = {}, next_fuzzy, False
         field = keyword

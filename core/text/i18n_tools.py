@@ -6,7 +6,9 @@
                                                  # (Persian: also each word lacking a zero-width non-joiner)
 
 Strings are marked with `_("...")` (or `N_` where they are defined and translated later);
-templates call `_()` the same way. See docs/i18n.md.
+templates call `_()` the same way. A message with a count is marked
+`ngettext("{count} card", "{count} cards", n, _, count=n)` and extracted as a plural entry
+(msgid_plural, one msgstr[i] per plural form of the language). See docs/i18n.md.
 """
 
 from __future__ import annotations
@@ -16,14 +18,14 @@ import sys
 from pathlib import Path
 
 from scoutlab.host.manager import make_manager
-from scoutlab.text.i18n import DEFAULT, DOMAIN, LANGUAGES
+from scoutlab.text.i18n import DEFAULT, DOMAIN, LANGUAGES, PLURAL_FORMS
 from scoutlab.text.persian_spacing import problems as spacing
-from scoutlab.text.summary import MESSAGES
+from scoutlab.text.summary import MESSAGES, PLURALS
 
 PACKAGE = Path(__file__).resolve().parent.parent  # core/, every module of the package is scanned
 LOCALE = Path(__file__).resolve().parent / "locale"
 TEMPLATE = LOCALE / f"{DOMAIN}.pot"
-KEYWORDS = {"_": None, "N_": None}
+KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "N_plural": (1, 2)}  # ngettext(singular, plural, n, _, **values)
 _FIELD = re.compile(r"\{\w+(?::[^{}]*)?\}")  # a whole field, format spec included: {points:+d}
 
 
@@ -45,7 +47,8 @@ def extract():
         catalog.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
     # The rules summary keeps its English in one dict, and end conditions describe themselves.
     for key, english in MESSAGES.items():
-        catalog.add(english, None, [("summary.py", 0)], auto_comments=[f"scoutlab.summary.MESSAGES[{key!r}]"])
+        message = (PLURALS[key][0], english) if key in PLURALS else english
+        catalog.add(message, None, [("summary.py", 0)], auto_comments=[f"scoutlab.summary.MESSAGES[{key!r}]"])
     for conditions in make_manager([]).hook.scoutlab_end_conditions():
         for name, condition in (conditions or {}).items():
             catalog.add(condition.description, None, [("builtin.py", 0)], auto_comments=[f"end condition {name}"])
@@ -95,21 +98,47 @@ def problems(template=None) -> list[str]:
             found.append(f"{lang}: no catalog at {path}")
             continue
         catalog = read(path, lang)
+        header, _rule = PLURAL_FORMS[lang]
+        if " ".join(catalog.plural_forms.split()) != header:
+            found.append(f"{lang}: the catalog's Plural-Forms is {catalog.plural_forms!r}, not {header!r}")
         have = {m.id: m for m in catalog if m.id}
-        for msgid in sorted(wanted - set(have)):
+        for msgid in sorted(wanted - set(have), key=str):
             found.append(f"{lang}: missing {msgid!r}")
-        for msgid in sorted(wanted & set(have)):
+        for msgid in sorted(wanted & set(have), key=str):
             message = have[msgid]
-            if not message.string:
+            if isinstance(msgid, tuple) != isinstance(message.string, tuple):
+                found.append(f"{lang}: {msgid!r} is {'a plural' if isinstance(msgid, tuple) else 'not a plural'} entry in the template (run update)")
+            elif not all(_strings(message.string)):
                 found.append(f"{lang}: untranslated {msgid!r}")
             elif message.fuzzy:
                 found.append(f"{lang}: fuzzy {msgid!r}")
+            elif isinstance(msgid, tuple):
+                found += _plural_problems(lang, msgid, message.string, catalog.num_plurals)
             elif sorted(_FIELD.findall(msgid)) != sorted(_FIELD.findall(message.string)):
                 found.append(f"{lang}: the fields of {msgid!r} differ in the translation {message.string!r}")
-            elif lang == "fa":
-                found += [f"fa: {word} lacks a zero-width non-joiner, in {msgid!r}" for word in spacing(message.string)]
-        for msgid in sorted(set(have) - wanted):
+            if lang == "fa" and all(_strings(message.string)):
+                found += [f"fa: {word} lacks a zero-width non-joiner, in {msgid!r}"
+                          for text in _strings(message.string) for word in spacing(text)]
+        for msgid in sorted(set(have) - wanted, key=str):
             found.append(f"{lang}: {msgid!r} is no longer used (run update)")
+    return found
+
+
+def _strings(string) -> tuple[str, ...]:
+    return tuple(string) if isinstance(string, tuple) else (string,)
+
+
+def _plural_problems(lang: str, msgid: tuple[str, str], forms: tuple[str, ...], nplurals: int) -> list[str]:
+    """A plural entry needs every form of its language; each form keeps the plural's fields, but may leave out
+    one of them (the count, when a form says the number in words: Arabic's "بطاقتان", two cards)."""
+    found = []
+    if len(forms) != nplurals:
+        found.append(f"{lang}: {msgid[0]!r} has {len(forms)} plural forms, not {nplurals}")
+    fields = set(_FIELD.findall(msgid[1]))
+    for index, form in enumerate(forms):
+        have = set(_FIELD.findall(form))
+        if not have <= fields or len(fields - have) > 1:
+            found.append(f"{lang}: the fields of {msgid[0]!r} differ in plural form {index}, {form!r}")
     return found
 
 

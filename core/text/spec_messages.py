@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from scoutlab.text.i18n import N_, Gettext
+from scoutlab.text.i18n import N_, Gettext, N_plural, ngettext
 
 # The spec layer's sentences, as it words them: `{field}` stands for what it fills in.
 TEMPLATES: tuple[str, ...] = (
@@ -28,8 +28,8 @@ TEMPLATES: tuple[str, ...] = (
     N_("must be at most {maximum} characters, got {value}"),
     N_("must have at most {maximum} entries, got {value}"),
     N_("must be at most {maximum}, got {value}"),
-    N_("must list at least {count} items"),
-    N_("must list at least {count} item"),
+    "must list at least {count} items",
+    "must list at least {count} item",
     N_("must not be empty"),
     N_("{value} is listed twice"),
     N_("{value} is not a valid {what}"),
@@ -108,14 +108,26 @@ PHRASES: tuple[str, ...] = (
     N_("key"),
     # why a file is not a spec at all
     N_("a spec is a mapping of keys such as schema_version, name and players, not {got}"),
-    N_("{strangers} of its {count} top-level keys are not a spec's keys (run scoutlab validate on it to see them)"),
-    N_("{strangers} of its {count} top-level keys are not a spec's keys"),
+    "{strangers} of its {count} top-level keys are not a spec's keys (run scoutlab validate on it to see them)",
+    "{strangers} of its {count} top-level keys are not a spec's keys",
     N_("not valid YAML, and no line starts with a spec's key"),
     N_("none of its top-level keys is a spec's key (a spec has schema_version, name, players, deck and so on)"),
     N_("the spec text"),
     N_("the spec file"),
 )
 _PHRASE_FIELDS = ("expected", "got", "what", "why")
+
+#: Counted templates: (singular, plural) as the catalogs' plural entry, and the field holding the count;
+#: the spec layer's English matches either form (TEMPLATES), and the count picks the translation's form.
+COUNTED: tuple[tuple[tuple[str, str], str], ...] = (
+    (N_plural("must list at least {count} item", "must list at least {count} items"), "count"),
+    (N_plural("{strangers} of its {count} top-level key is not a spec's key (run scoutlab validate on it to see it)",
+              "{strangers} of its {count} top-level keys are not a spec's keys (run scoutlab validate on it to see them)"),
+     "count"),
+    (N_plural("{strangers} of its {count} top-level key is not a spec's key",
+              "{strangers} of its {count} top-level keys are not a spec's keys"), "count"),
+)
+_COUNTED = {form: (forms, field) for forms, field in COUNTED for form in forms}
 
 
 @cache
@@ -175,6 +187,9 @@ def translate_message(message: str, _: Gettext) -> str:
         return message + suffix
     template, fields = found
     fields = {key: _phrase(value, _) if key in _PHRASE_FIELDS else value for key, value in fields.items()}
+    if template in _COUNTED and fields[_COUNTED[template][1]].isdigit():
+        (singular, plural), field = _COUNTED[template]
+        return ngettext(singular, plural, int(fields[field]), _, **fields) + suffix
     return _(template, **fields) + suffix
 
 

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import inspect
 import string
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from scoutlab.base.plural import ngettext
 from scoutlab.engine.cards import MASK, SHIFT, format_card
 from scoutlab.host.manager import implementers, plugin_ref
 
@@ -27,7 +28,9 @@ if TYPE_CHECKING:
 
 # Every English sentence of the summary, by message id. `{name}` is a parameter;
 # `{name:and}` / `{name:or}` join a list; `{name:+}` signs a number. Ids ending in
-# `.one` are the singular forms of the ids ending in `.many`.
+# `.one` are the singular forms of the ids ending in `.many`, worded ("one Scout chip");
+# the ids in PLURALS are counted messages, translated with ngettext: MESSAGES holds the
+# English plural, PLURALS the English singular and the parameter that holds the count.
 MESSAGES: dict[str, str] = {
     "title": "{name}: {description}",
     "list.and": "{head} and {last}",
@@ -119,6 +122,42 @@ MESSAGES: dict[str, str] = {
     "plugins.item_config": "{name} ({config}): {summary}.",
     "seat": "Player {number}",
 }
+
+
+#: Counted messages: id -> (English singular, the parameter that holds the count); MESSAGES holds the plural.
+PLURALS: dict[str, tuple[str, str]] = {
+    "deck.cards": ("The deck has one card for every pair of different numbers from {lowest} to {highest}: {size} card.", "size"),
+    "deck.whole": ("With {players} players, all {in_play} card is in play.", "in_play"),
+    "deck.remove": ("With {players} players, take out {what:and}: {in_play} card is in play.", "in_play"),
+    "removal.numbers": ("every card with a {numbers:or} ({count} card)", "count"),
+    "deal.exact": ("Each of the {players} players is dealt {hand} card; none are left over.", "hand"),
+    "deal.set_aside": (
+        "Each of the {players} players is dealt {hand} card; the other {left} are set aside for the later rounds.", "hand"
+    ),
+    "deal.left_out": ("Each of the {players} players is dealt {hand} card; the other {left} stay out of the round, unseen.", "hand"),
+    "deal.set_aside_one": (
+        "Each of the {players} players is dealt {hand} card; the one card left over is set aside for the later rounds.", "hand"
+    ),
+    "deal.left_out_one": (
+        "Each of the {players} players is dealt {hand} card; the one card left over stays out of the round, unseen.", "hand"
+    ),
+    "chips.scout.many": ("At the start of each round every player takes {count} Scout chip from the supply.", "count"),
+    "chips.scout_show.many": ("Every player has {count} Scout & Show chip per round.", "count"),
+    "end.cap": (
+        "Safety cap (in no rulebook): a round that reaches {turns} turn ends there and is scored with no exemption.", "turns"
+    ),
+    "game.rounds.many": ("A game has {count} round.", "count"),
+    "game.rotate_left.many": ("The starting player moves {steps} seat to the left each round.", "steps"),
+    "game.rotate_right.many": ("The starting player moves {steps} seat to the right each round.", "steps"),
+}
+
+
+def messages_for(_: Callable[..., str]) -> dict[str, str | Callable[[int], str]]:
+    """MESSAGES in the language of a catalog's `_`: each a string, or for a counted message the form for a count."""
+    def forms(singular: str, plural: str) -> Callable[[int], str]:
+        return lambda n: ngettext(singular, plural, n, _)
+
+    return {key: forms(PLURALS[key][0], english) if key in PLURALS else _(english) for key, english in MESSAGES.items()}
 
 
 @dataclass(frozen=True)
@@ -404,7 +443,7 @@ def _dash(values: tuple[int, ...]) -> str:
 class _Formatter(string.Formatter):
     """str.format with the summary's extras: nested sentences, `:and` / `:or` lists, and a catalog."""
 
-    def __init__(self, messages: Mapping[str, str]):
+    def __init__(self, messages: Mapping[str, Any]):
         self.messages = messages
 
     def format_field(self, value: Any, spec: str) -> str:
@@ -418,16 +457,23 @@ class _Formatter(string.Formatter):
         return super().format_field(value, spec)
 
     def sentence(self, sentence: Sentence) -> str:
-        return self.vformat(self.messages[sentence.id], (), dict(sentence.params))
+        template = self.messages[sentence.id]
+        if sentence.id in PLURALS:
+            count = sentence.params[PLURALS[sentence.id][1]]
+            if callable(template):  # a catalog's forms: the one this count takes
+                template = template(count)
+            elif count == 1 and template == MESSAGES[sentence.id]:  # English
+                template = PLURALS[sentence.id][0]
+        return self.vformat(template, (), dict(sentence.params))
 
 
 Rendered = list[tuple[str, list[tuple[str, list[str]]]]]
 
 
-def render(summary: Summary, messages: Mapping[str, str] = MESSAGES) -> Rendered:
+def render(summary: Summary, messages: Mapping[str, Any] = MESSAGES) -> Rendered:
     """Each section as (title, [(sentence, [its items])]), in the language of `messages`.
 
-    `messages` is a catalog with MESSAGES' ids (MESSAGES itself for English).
+    `messages` is a catalog with MESSAGES' ids: MESSAGES itself for English, `messages_for(_)` for another language.
     """
     formatter = _Formatter(messages)
     return [
@@ -439,7 +485,7 @@ def render(summary: Summary, messages: Mapping[str, str] = MESSAGES) -> Rendered
     ]
 
 
-def render_text(summary: Summary, messages: Mapping[str, str] = MESSAGES) -> str:
+def render_text(summary: Summary, messages: Mapping[str, Any] = MESSAGES) -> str:
     """The summary as plain text: a title line, then each section's title and its sentences as bullets."""
     title = summary.variant if not summary.description else messages["title"].format(
         name=summary.variant, description=summary.description

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from scoutlab.text.i18n import Gettext
+from scoutlab.text.i18n import Gettext, ngettext
 from scoutlab.web.matches import LogEntry, Match
 from scoutlab.web.present import card_json, cards_text, match_json, seat_name
 
@@ -28,7 +28,8 @@ def caption(match: Match, entry: LogEntry, _: Gettext) -> str:
     cards = cards_text(entry.cards)
     if entry.kind == "show":
         if entry.captured:
-            return _("{player} shows {cards} and captures {count} cards.", player=player, cards=cards, count=entry.captured)
+            return ngettext("{player} shows {cards} and captures {count} card.", "{player} shows {cards} and captures {count} cards.",
+                            entry.captured, _, player=player, cards=cards, count=entry.captured)
         return _("{player} shows {cards}.", player=player, cards=cards)
     taken = cards_text([entry.taken])
     place = (entry.gap or 0) + 1

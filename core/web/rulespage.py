@@ -20,7 +20,7 @@ from typing import Any
 
 from scoutlab.rules import Rules, load_rules
 from scoutlab.text.i18n import Gettext
-from scoutlab.text.summary import MESSAGES, Section, Sentence, Summary, render, summarize
+from scoutlab.text.summary import Section, Sentence, Summary, messages_for, render, summarize
 from scoutlab.web.rules_examples import examples
 
 #: The variant the differences are said against.
@@ -59,8 +59,7 @@ def rules_sections(rules: Rules, _: Gettext) -> list[dict[str, Any]]:
 
 
 def _render(summary: Summary, _: Gettext):
-    messages = {key: _(english) for key, english in MESSAGES.items()}
-    return render(localized_summary(summary, _), messages)
+    return render(localized_summary(summary, _), messages_for(_))
 
 
 def _reference(rules: Rules) -> Summary | None:
