@@ -375,8 +375,8 @@ def test_the_rules_page_is_the_summary_of_scoutlab_rules(client, variant):
 
 def test_the_rules_page_is_translated(client):
     two = client.get("/rules/two-player?lang=ar").text
-    assert "في بداية كل جولة يأخذ كل لاعب 3 من شرائح Scout من المخزون." in two
+    assert "في بداية كل جولة يأخذ كل لاعب 3 شرائح استكشاف من المخزون." in two  # 3: the plural form for 3 to 10
     official = client.get("/rules/official?lang=el").text
-    assert "μετά από ένα Show όλοι οι υπόλοιποι παίκτες έκαναν μόνο Scout" in official  # an end condition's own words
+    assert "μετά από έναν συνδυασμό όλοι οι υπόλοιποι παίκτες έκαναν μόνο ανίχνευση" in official  # an end condition's own words
     assert "after a show" not in official
     assert client.get("/rules/nowhere").status_code == 404
