@@ -113,3 +113,13 @@ def test_one_register_per_language(lang):
 ])
 def test_the_glossarys_words_are_the_catalogs_words(lang, msgid, word):
     assert word in i18n.gettext_for(lang)(msgid)
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_no_latin_scout_or_show_in_the_shipped_variants_words(lang):
+    from scoutlab.text.variant_text import shipped_listing
+
+    allowed = {word.lower() for word in GLOSSARY[lang]["latin_allowed"]}
+    found = [(entry.name, text) for entry in shipped_listing(lang) for text in (entry.title, entry.description)
+             if any(w.lower() not in allowed for w in latin_terms(text))]
+    assert found == []
