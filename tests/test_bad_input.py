@@ -13,6 +13,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -148,6 +149,39 @@ def test_a_deep_record_is_one_line(tmp_path, capsys):
     path = tmp_path / "deep.json"
     path.write_text('{"rounds": ' + "[" * 100_000)
     assert f"{path}: $: nested deeper than 64 levels" in one_line_error(capsys, ["replay", str(path)])
+
+
+def _record_near_10_mb(kind: str) -> dict:
+    """good.json of the bad-record corpus grown to just under 10 MB in one way."""
+    record = json.loads((ROOT / "tests" / "bad_records" / "good.json").read_text())
+    first = record["rounds"][0]
+    if kind == "actions":  # one round of 250,000 actions (300,000 took 30 CPU-s to refuse)
+        first["actions"] = [{"seat": 0, "action": "keep", "code": 0}] * 230_000
+    elif kind == "cards":  # a hand of 1,000,000 cards (38 CPU-s)
+        first["deal"][0] = ["1/2"] * 1_000_000
+    elif kind == "rounds":  # 9,000 rounds (6,000 took 21 CPU-s)
+        record["rounds"] = [first] * 9_000
+    elif kind == "bad-actions":  # within every bound: 24 rounds of 10,000 actions, each with a bad seat
+        record["rounds"] = [{**first, "actions": [{"seat": -1, "action": "keep"}] * 10_000}] * 24
+    else:  # an embedded variant of 9 MB (turned into YAML before the spec's 1 MB cap refused it)
+        record["variant"]["description"] = "d" * 9_000_000
+    return record
+
+
+@pytest.mark.parametrize("kind", ["actions", "cards", "rounds", "bad-actions", "variant"])
+def test_a_bad_record_near_10_mb_is_refused_cheaply(tmp_path, capsys, kind):
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps(_record_near_10_mb(kind)))
+    assert 7_000_000 < path.stat().st_size < 10_000_000
+    started = time.process_time()
+    err = one_line_error(capsys, ["replay", "--quiet", str(path)]) if kind != "bad-actions" else None
+    if err is None:  # many problems: listed 10 to a message, several lines
+        assert main(["replay", "--quiet", str(path)]) == 1
+        err = capsys.readouterr().err
+        assert "$.rounds[0].actions[0].seat: -1 is less than the minimum of 0" in err and "... and at least" in err
+    took = time.process_time() - started
+    assert took < 4, f"{took:.1f} CPU-s to refuse a bad record"
+    assert "more than" in err or kind == "bad-actions", err
 
 
 @pytest.mark.parametrize("command", [["validate"], ["rules"], ["game", "--variant"], ["diff", "official"]])

@@ -19,17 +19,19 @@ import copy
 import functools
 import json
 import os
+import re
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from importlib import resources
+from itertools import islice
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import jsonschema
 
 from scoutlab import __version__
-from scoutlab.base.limits import MAX_RECORD_BYTES, InputTooLarge, excerpt, loads_json, read_capped
+from scoutlab.base.limits import MAX_RECORD_BYTES, MAX_SPEC_BYTES, InputTooLarge, excerpt, loads_json, read_capped
 from scoutlab.engine.actions import NotationError, parse_action
 from scoutlab.engine.cards import format_hand
 from scoutlab.engine.state import IllegalAction
@@ -48,6 +50,14 @@ RECORD_SCHEMA_ID = f"https://scoutlab.dev/schemas/record/{RECORD_VERSION}.json"
 # RoundEnd fields kept in a record and compared on replay, in the order a reader would check them.
 END_FIELDS = ("reason", "exempt", "scores", "captured", "chips_received", "chips_held", "cards_in_hand", "turns")
 MAX_PROBLEMS = 10  # a badly broken file lists this many problems, then a count
+# What a record may hold, checked before anything reads it item by item: the most any variant can play
+# (100 rounds, 8 seats, a turn cap of 10,000 plus each seat's keep-or-flip, a deck of 30 numbers: 465
+# cards), so a 10 MB file of a million actions or cards is refused in milliseconds, not checked for a minute.
+MAX_RECORD_ROUNDS = 100
+MAX_RECORD_SEATS = 8
+MAX_ROUND_ACTIONS = 10_000 + MAX_RECORD_SEATS
+MAX_HAND_CARDS = 465
+_SCHEMA_ERRORS_READ = 1000  # past this many schema errors the rest are counted as "more", not built
 
 
 class RecordError(ValueError):
@@ -157,11 +167,101 @@ def check_record(record: Any, source: str = "<record>") -> None:
             f"{source}: $.record_version: this scoutlab reads record_version {RECORD_VERSION}; "
             f"the record says {excerpt(record['record_version'])}"
         )
+    over = _over_bounds(record)
+    if over is not None:
+        raise RecordError(f"{source}: {over}")
+    # The bulk (actions, dealt cards) is checked in Python; the schema reads the rest, and each doubted item alone.
+    view, doubted = _schema_view(record)
+    found = [(tuple(e.absolute_path), e) for e in islice(_validator().iter_errors(view), _SCHEMA_ERRORS_READ)]
+    for prefix, item, kind in doubted:
+        found += [(prefix + tuple(e.absolute_path), e) for e in _item_validator(kind).iter_errors(item)]
     # In document order: array positions as numbers, so rounds[2] comes before rounds[10].
-    errors = sorted(_validator().iter_errors(record), key=lambda e: [(isinstance(p, str), p) for p in e.absolute_path])
-    if errors:
-        problems = [f"{source}: {render_path(tuple(e.absolute_path))}: {_reason(e)}" for e in errors]
-        raise RecordError(_listing(problems))
+    found.sort(key=lambda pair: [(isinstance(p, str), p) for p in pair[0]])
+    if found:
+        problems = [f"{source}: {render_path(path)}: {_reason(e)}" for path, e in found]
+        raise RecordError(_listing(problems, more=len(found) >= _SCHEMA_ERRORS_READ))
+
+
+def _over_bounds(record: Any) -> str | None:
+    """`$.path: why` for a list longer than any game can make it (checked by length alone), else None."""
+    if not isinstance(record, dict):
+        return None  # the schema says what it should be
+    lists: list[tuple[str, Any, int, str]] = [
+        ("$.rounds", record.get("rounds"), MAX_RECORD_ROUNDS, "rounds (a variant plays at most 100)"),
+        *((f"$.{key}", record.get(key), MAX_RECORD_SEATS, "entries (a game seats at most 8)") for key in ("bots", "totals", "winners")),
+    ]
+    rounds = record.get("rounds")
+    for index, round_ in enumerate(rounds[:MAX_RECORD_ROUNDS] if isinstance(rounds, list) else []):
+        if not isinstance(round_, dict):
+            continue
+        at = f"$.rounds[{index}]"
+        lists.append((f"{at}.actions", round_.get("actions"), MAX_ROUND_ACTIONS,
+                      "actions (a round ends at 10,000 turns, after each seat's keep or flip)"))
+        deal = round_.get("deal")
+        lists.append((f"{at}.deal", deal, MAX_RECORD_SEATS, "hands (a game seats at most 8)"))
+        for seat, hand in enumerate(deal[:MAX_RECORD_SEATS] if isinstance(deal, list) else []):
+            lists.append((f"{at}.deal[{seat}]", hand, MAX_HAND_CARDS, "cards (the largest deck has 465)"))
+        end = round_.get("end")
+        for key, value in (end.items() if isinstance(end, dict) else ()):
+            lists.append((f"{at}.end.{excerpt(key)[1:-1]}", value, MAX_RECORD_SEATS, "entries (a game seats at most 8)"))
+    for path, value, limit, what in lists:
+        if isinstance(value, list) and len(value) > limit:
+            return f"{path}: {len(value):,} {what.split(' (')[0]}, more than the limit of {limit:,} {what}"
+    return None
+
+
+_CARD = re.compile(r"[0-9]+/[0-9]+")
+
+
+def _action_ok(action: Any) -> bool:
+    """Whether an action entry is certainly what the schema asks (checked in Python: a hundred times faster)."""
+    if not isinstance(action, dict) or not {"seat", "action"} <= action.keys() <= {"seat", "action", "code"}:
+        return False
+    seat, text, code = action["seat"], action["action"], action.get("code", 0)
+    return (type(seat) is int and seat >= 0 and type(text) is str and text != "" and type(code) is int and code >= 0)
+
+
+def _schema_view(record: Any) -> tuple[Any, list[tuple[tuple[Any, ...], Any, str]]]:
+    """The record as the schema needs to see it, and the items it must check one by one.
+
+    Each round's actions and each dealt hand are checked in Python (the schema takes about 40 us an
+    action: a minute for a 10 MB file); in the view they are empty lists, and the items the Python check
+    doubts, at most _SCHEMA_ERRORS_READ of them, come back with their paths for the schema to word.
+    """
+    doubted: list[tuple[tuple[Any, ...], Any, str]] = []
+    if not isinstance(record, dict) or not isinstance(record.get("rounds"), list):
+        return record, doubted
+
+    def sift(items: list[Any], at: tuple[Any, ...], ok: Callable[[Any], bool], kind: str) -> list[Any]:
+        for index, item in enumerate(items):
+            if len(doubted) >= _SCHEMA_ERRORS_READ:
+                break
+            if not ok(item):
+                doubted.append(((*at, index), item, kind))
+        return []
+
+    rounds = []
+    for number, round_ in enumerate(record["rounds"]):
+        if isinstance(round_, dict):
+            round_ = dict(round_)
+            if isinstance(round_.get("actions"), list):
+                round_["actions"] = sift(round_["actions"], ("rounds", number, "actions"), _action_ok, "action")
+            if isinstance(round_.get("deal"), list):
+                round_["deal"] = [sift(hand, ("rounds", number, "deal", seat), _card_ok, "card") if isinstance(hand, list) else hand
+                                  for seat, hand in enumerate(round_["deal"])]
+        rounds.append(round_)
+    return {**record, "rounds": rounds}, doubted
+
+
+@functools.cache
+def _item_validator(kind: str) -> jsonschema.protocols.Validator:
+    """A validator of one `$defs` entry of the record schema (an action, a card), its references resolved."""
+    schema = record_schema()
+    return jsonschema.Draft202012Validator({"$defs": schema["$defs"], "$ref": f"#/$defs/{kind}"})
+
+
+def _card_ok(card: Any) -> bool:
+    return type(card) is str and _CARD.fullmatch(card) is not None
 
 
 def record_schema() -> dict[str, Any]:
@@ -189,10 +289,10 @@ def _reason(error: jsonschema.ValidationError) -> str:
     return message if len(message) <= 200 else message[:200] + "..."
 
 
-def _listing(problems: list[str]) -> str:
+def _listing(problems: list[str], more: bool = False) -> str:
     shown = problems[:MAX_PROBLEMS]
     if len(problems) > MAX_PROBLEMS:
-        shown.append(f"... and {len(problems) - MAX_PROBLEMS} more problems")
+        shown.append(f"... and {'at least ' if more else ''}{len(problems) - MAX_PROBLEMS} more problems")
     return "\n".join(shown)
 
 
@@ -202,8 +302,11 @@ def _listing(problems: list[str]) -> str:
 def rules_from_record(record: dict[str, Any], source: str = "<record>") -> Rules:
     """Compile the record's embedded variant; a variant this scoutlab cannot play raises RecordError."""
 
+    variant_json = json.dumps(record["variant"], sort_keys=True)
+    if len(variant_json) > MAX_SPEC_BYTES:  # refused before it is turned into YAML, which costs seconds a megabyte
+        raise RecordError(f"{source}: $.variant: {len(variant_json):,} characters of JSON, more than a spec's limit of 1 MB")
     try:
-        return _compiled(json.dumps(record["variant"], sort_keys=True))
+        return _compiled(variant_json)
     except SpecError as exc:
         problems = [f"{source}: $.variant{p.path[1:]}: {p.message}" for p in exc.problems]
         raise RecordError(_listing(problems)) from None
