@@ -44,18 +44,19 @@ def test_a_share_difference_reads_in_percentage_points():
 
 
 class _Variant:
-    def __init__(self, label, players, bots=("random",), games=2000, rounds=3.0, tuning=""):
+    def __init__(self, label, players, bots=("random",), games=2000, rounds=3.0, tuning="", estimates=(),
+                 fairness=None):
         self.label, self.players, self.bots, self.games = label, players, bots, games
         self.tuning = tuning
-        self._rounds = rounds
-        self.fairness = {"chi2": 1.0, "df": players - 1, "p": 0.6}
+        self.estimates = [_estimate("rounds", rounds, rounds, rounds), *estimates]
+        self.fairness = fairness or {"chi2": 1.0, "df": players - 1, "p": 0.6}
 
     @property
     def lineup(self):
         return lineup_words(self.bots)
 
     def estimate(self, key):
-        return _estimate("rounds", self._rounds, self._rounds, self._rounds) if key == "rounds" else None
+        return next((e for e in self.estimates if e.key == key), None)
 
 
 class _Report:
@@ -130,21 +131,41 @@ def test_player_counts_are_chosen_and_explained():
     assert four.players == 4 and "as asked" in four.why
 
 
-def test_players_all_groups_by_count_and_compares_within_each():
+def test_players_all_compares_each_variants_counts_with_each_other_and_the_variants_within_each_count():
     entries = entries_for([("official", None), ("house-wrap", None)], every_count=True)
     assert [(e.label, e.players) for e in entries] == [
         ("official", 3), ("house-wrap", 3), ("official", 4), ("house-wrap", 4), ("official", 5), ("house-wrap", 5)]
-    assert comparisons_for(entries, grouped=True) == ((0, 1), (2, 3), (4, 5))
+    pairs = comparisons_for(entries, grouped=True)
+    within = {(0, 1), (2, 3), (4, 5)}  # house-wrap against official at 3, 4 and 5 players
+    official = {(0, 2), (0, 4), (2, 4)}  # official 3p vs 4p vs 5p, each pair
+    house = {(1, 3), (1, 5), (3, 5)}
+    assert set(pairs) == within | official | house and len(pairs) == 9
+    assert [b for _, b in pairs] == sorted(b for _, b in pairs)  # a variant's comparisons sit together
     alone = entries_for([("official", None)], every_count=True)
-    assert comparisons_for(alone, grouped=True) == ((0, 1), (0, 2))  # each count against the smallest
+    assert comparisons_for(alone, grouped=True) == ((0, 1), (0, 2), (1, 2))  # 3p vs 4p vs 5p
+    apart = entries_for([("official", None), ("two-player", None)], every_count=True)
+    assert (apart[0].label, apart[0].players) == ("two-player", 2)
+    assert comparisons_for(apart, grouped=True) == ((1, 2), (1, 3), (2, 3))  # no count in common with two-player
 
 
 def test_players_all_end_to_end(capsys):
     assert main(["simulate", "official", "--players", "all", "--games", "12", "--workers", "1", "--strong", "none"]) == 0
     out = capsys.readouterr().out
-    assert "--players all: every count each variant allows: official at 3, 4, 5 players" in out
+    assert ("--players all: every count each variant allows: official at 3, 4, 5 players; each variant's counts "
+            "compared with each other.") in out
     for label in ("official (3p)", "official (4p)", "official (5p)"):
         assert label in out
+    # official 5p is compared with both 3p and 4p: each difference on a row that names the other variant
+    assert "    - official (3p)" in out and "    - official (4p)" in out
+    assert "official (5p) vs official (4p): unpaired: player counts differ (4 vs 5)" in out
+
+
+def test_players_all_compares_variants_only_where_they_share_a_count(capsys):
+    assert main(["compare", "official", "two-player", "--players", "all", "--games", "8", "--workers", "1",
+                 "--strong", "none"]) == 0
+    out = capsys.readouterr().out
+    assert "Not compared with another variant (no player count in common): two-player, official" in out
+    assert "two-player (2p) vs" not in out and "vs two-player (2p)" not in out
 
 
 def test_players_must_be_a_number_or_all(capsys):
@@ -207,3 +228,134 @@ def test_one_game_gives_words_not_infinite_intervals():
     assert "inf" not in text and "too few games for an interval" in text
     assert "1 game," in report.describe() and "1 game per variant" in text
     assert "both greedy" in text  # the same bot on both sides measures nothing
+
+
+# -- what a designer asks: the seats, the round ends, what changed most --------------------------------------
+
+
+def _seat_variant(label, players, wins, games=600, chi2=9.88, p=0.007):
+    rates = [_estimate(f"win.{s}", w, w - 0.04, w + 0.04, "share", f"P{s + 1} win rate") for s, w in enumerate(wins)]
+    first = _estimate("first_player", wins[0] - 1 / players, wins[0] - 1 / players - 0.04,
+                      wins[0] - 1 / players + 0.04, "share", "first-player advantage (P1 win rate - 1/n)")
+    return _Variant(label, players, ("skilled",), games=games, rounds=4.0, estimates=[*rates, first],
+                    fairness={"chi2": chi2, "df": players - 1, "p": p})
+
+
+def test_a_comparison_says_which_variant_seats_do_not_win_equally_with_the_numbers():
+    official = _seat_variant("official (3p)", 3, [0.34, 0.33, 0.33], chi2=0.06, p=0.97)
+    four = _seat_variant("four-rounds (3p)", 3, [0.40, 0.33, 0.27])
+    c = Comparison("official (3p)", "four-rounds (3p)", True, None,
+                   [_difference("scouts", 5.0, 5.1, -0.2, 0.4, False)])
+    lines = findings(_Report([official, four], [c]))  # Holm: P1's score test (p 0.0005) x 4, then 0.007 x 3
+    said = [line for line in lines if line.startswith("four-rounds (3p): seats do not win equally")]
+    assert said == ["four-rounds (3p): seats do not win equally (chi-square 9.88, df 2, p 0.007; Holm over the 4 seat "
+                    "tests of this run: 0.021): P1 wins 40.0% [36.0, 44.0], P3 27.0% [23.0, 31.0], against a fair "
+                    "33.3%; the first-player advantage is +6.7 pp [+2.7 pp, +10.7 pp]."]
+    assert not any(line.startswith("official (3p):") for line in lines)  # its seats are fair: nothing to say
+
+
+def test_a_first_player_edge_alone_is_said_with_its_score_test():
+    # 2,000 games, P1 wins 36%: the score test against 1/3 gives z = 0.0267 / sqrt(2/9 / 2000) = 2.53.
+    edge = _seat_variant("a (3p)", 3, [0.36, 0.32, 0.32], games=2000, chi2=5.2, p=0.074)
+    plain = _seat_variant("b (3p)", 3, [0.33, 0.34, 0.33], games=2000, chi2=0.1, p=0.95)
+    lines = findings(_Report([edge, plain], [Comparison("a (3p)", "b (3p)", True, None, [])]))
+    (line,) = [line for line in lines if "first player wins" in line]
+    assert line.startswith("a (3p): the first player wins more than a fair share: first-player advantage +2.7 pp "
+                           "[-1.3 pp, +6.7 pp] (score test p 0.011; Holm over the 4 seat tests of this run: 0.046)")
+    assert "the chi-square over all seats is 5.20, df 2, p 0.074" in line
+
+
+def test_a_plugins_end_condition_is_said_with_its_share_when_only_one_variant_has_it():
+    official = _Variant("official (3p)", 3, estimates=[
+        _estimate("end.hand_emptied", 0.6, 0.57, 0.63, "share", "round ends: (i) a hand emptied"),
+        _estimate("end.turn_cap", 0.0, 0.0, 0.002, "share", "round ends: turn cap hit")])
+    six = _Variant("six (3p)", 3, estimates=[
+        _estimate("end.hand_emptied", 0.2, 0.17, 0.23, "share", "round ends: (i) a hand emptied"),
+        _estimate("end.six_turns", 0.62, 0.581, 0.658, "share", "round ends: six_turns"),
+        _estimate("end.turn_cap", 0.0, 0.0, 0.002, "share", "round ends: turn cap hit")])
+    d = _difference("end.hand_emptied", 0.6, 0.2, -0.43, -0.37, True, unit="share", label="round ends: (i) a hand emptied")
+    lines = findings(_Report([official, six], [Comparison("official (3p)", "six (3p)", True, None, [d])]))
+    (line,) = [line for line in lines if line.startswith("Rounds end differently")]
+    assert line == ("Rounds end differently in six (3p) than in official (3p) (share of rounds): (i) a hand emptied "
+                    "20.0% against 60.0% (-40.0 pp [-43.0 pp, -37.0 pp]); six_turns 62.0% [58.1, 65.8] in six (3p), a "
+                    "way of ending official (3p) does not have.")
+
+
+def _sized(key, a, b, sd, label=None, unit="count"):
+    """A significant difference of a metric whose per-game SD is `sd` (1,000 games, so SE = sd / sqrt(1000))."""
+    half = 1.96 * sd / 1000 ** 0.5
+    ea = Estimate(key, label or key, "Length", unit, a, a - half, a + half, 1000, "mean")
+    eb = Estimate(key, label or key, "Length", unit, b, b - half, b + half, 1000, "mean")
+    return Difference(key, label or key, "Length", unit, ea, eb, b - a, b - a - 0.1, b - a + 0.1, 0.001, 0.001, True)
+
+
+def test_differences_are_ranked_by_effect_size_and_capped_with_the_rest_left_to_the_table():
+    c = Comparison("a (3p)", "b (3p)", True, None, [
+        _sized("turns", 40.0, 41.0, 10.0),  # a headline metric, but a tenth of an SD
+        _sized("captured", 10.0, 14.0, 2.0, "cards captured per round"),  # two SDs: what changed most
+        *[_sized(f"m{i}", 1.0, 1.0 + 0.3 + i / 100, 1.0, f"metric {i}") for i in range(8)],
+    ])
+    lines = findings(_Report([_Variant("a (3p)", 3), _Variant("b (3p)", 3)], [c]))
+    assert lines[0].startswith("Cards captured per round is 40% higher in b (3p)")
+    differences = [line for line in lines if " than " in line and not line.startswith(("No significant", "Caveat"))]
+    assert len(differences) == 8
+    assert not any(line.startswith("b (3p) games are") for line in differences)  # the small turns difference is cut
+    assert "2 more significant differences are in the table." in lines
+
+
+def _sweep_report(key, unit, values, label=None, half=0.03, path="scout_and_show.chips_per_round"):
+    variants = [_Variant(f"chips_per_round={i}", 4, estimates=[
+        Estimate(key, label or key, "Outcome", unit, y, y - half, y + half, 300, "mean")]) for i, y in enumerate(values)]
+    report = _Report(variants, [])
+    report.sweep = {"settings": [{"path": path, "values": list(range(len(values)))}],
+                    "points": [{path: i} for i in range(len(values))], "labels": [v.label for v in variants],
+                    "metrics": [key], "targets": {}}
+    return report
+
+
+def test_a_curved_sweep_trend_is_said_in_two_pieces_not_as_one_slope():
+    from scoutlab.sim.trend import trends
+
+    # The tester's figures: 63.2 -> 64.8 -> 83.0 -> 93.0% (a straight line would say +10.8 pp per step).
+    report = _sweep_report("end.hand_emptied", "share", [0.632, 0.648, 0.830, 0.930], "round ends: (i) a hand emptied")
+    (t,) = trends(report)
+    assert t.curved and t.model == "quadratic"
+    (line,) = [line for line in findings(report, [t]) if "hand emptied" in line]
+    assert line.startswith("Round ends: (i) a hand emptied is not a straight line in scout_and_show.chips_per_round: "
+                           "it stays level up to chips_per_round=1 (+1.6 pp per step [-2.6 pp, +5.8 pp]), then rises "
+                           "(+14.1 pp per step [+12.0 pp, +16.2 pp]); 63.2% at 0, 64.8% at 1, 93.0% at 3 (curvature "
+                           "+2.1 pp per step² [+0.6 pp, +3.6 pp]")
+    # Rising and levelling off: both pieces rise, the first more steeply.
+    concave = _sweep_report("score_round", "points", [5.0, 7.0, 8.0, 8.4], "score per player per round", half=0.2)
+    (t,) = trends(concave)
+    assert t.curved and "it rises steeply up to chips_per_round=1" in findings(concave, [t])[0]
+    assert ", then slowly (" in findings(concave, [t])[0]
+    # On a straight line there is no curvature to report, and the slope is said as before.
+    straight = _sweep_report("score_round", "points", [5.0, 6.0, 7.0, 8.0], "score per player per round", half=0.2)
+    (t,) = trends(straight)
+    assert not t.curved and findings(straight, [t])[0].startswith(
+        "Each +1 in scout_and_show.chips_per_round: score per player per round rises, +1.00 per step")
+
+
+def test_a_sweep_names_the_point_closest_to_a_target_with_its_interval():
+    report = _sweep_report("first_player", "share", [0.06, 0.005, -0.05], "first-player advantage (P1 win rate - 1/n)")
+    lines = findings(report)
+    assert ("First-player advantage (P1 win rate - 1/n) is closest to 0 at chips_per_round=1: +0.5 pp "
+            "[-2.5 pp, +3.5 pp]; no other point's interval includes it.") in lines
+    report.sweep["targets"] = {"first_player": 0.04}
+    assert any(line.startswith("First-player advantage (P1 win rate - 1/n) is closest to 4.0% at chips_per_round=0: "
+                               "6.0% [3.0, 9.0]") for line in findings(report))
+
+
+def test_score_histograms_of_every_seat_share_one_set_of_bins():
+    from scoutlab.sim.charts import _scores
+
+    narrow = dict.fromkeys(range(20, 30), 1)  # 10 values: alone, bins of width 1
+    wide = dict.fromkeys(range(-30, 60), 1)  # 90 values: alone, bins of width 3
+    v = _Variant("a (2p)", 2)
+    v.histograms = {"score.0": narrow, "score.1": wide}
+    figure, caption = _scores(_Report([v], []))
+    steps = [line.get_xdata() for line in figure.axes[0].lines]
+    widths = {round(float(xs[1] - xs[0]), 6) for xs in steps}
+    assert widths == {3.0} and "one width shared by the seats" in caption
+    assert all((float(xs[0]) - float(steps[0][0])) % 3 == 0 for xs in steps)  # and the same bin edges

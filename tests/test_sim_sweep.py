@@ -163,9 +163,52 @@ def test_a_numeric_sweep_reports_its_trends_first():
                    metrics=["score_round", "scouts"])
     trends = report.sweep["trends"]
     assert [t["key"] for t in trends] == ["score_round", "scouts"]
-    assert report.findings[0].startswith("Each +1 in scout_and_show.chips_per_round: ")
+    assert report.findings[0].startswith(("Each +1 in scout_and_show.chips_per_round: ",
+                                          "Score per player per round is not a straight line", "Scouts per round is"))
     assert all(t["low"] < t["slope"] < t["high"] for t in trends)
     # Fewer than three points, or a value that is not a number: no trend.
     assert sweep("official", ["scout_and_show.chips_per_round=0,1"], games=5, workers=1).sweep["trends"] == []
     flags = sweep("official", ["scoring.exempt_last_show_owner=true,false"], games=5, workers=1)
     assert flags.sweep["trends"] == []
+
+
+def test_a_target_names_the_closest_point_and_is_checked():
+    report = sweep("official", ["rounds.count=2,3,4"], games=12, workers=1, metrics=["scouts"],
+                   targets=["turns_per_round=15"])
+    assert report.sweep["metrics"] == ["scouts", "turns_per_round"]  # a target's metric is shown and tested too
+    assert report.sweep["targets"] == {"turns_per_round": 15.0}
+    line = next(line for line in report.findings if line.startswith("Turns per round is closest to 15.00 at count="))
+    best = min(report.variants, key=lambda v: abs(v.estimate("turns_per_round").value - 15))
+    assert f"at {best.label}: " in line and "[" in line
+    with pytest.raises(ValueError, match="unknown metric 'turns_per_rund'; did you mean 'turns_per_round'"):
+        sweep("official", ["rounds.count=2,3"], games=4, workers=1, targets=["turns_per_rund=25"])
+    with pytest.raises(ValueError, match="expected METRIC=VALUE"):
+        sweep("official", ["rounds.count=2,3"], games=4, workers=1, targets=["turns_per_round"])
+    with pytest.raises(ValueError, match="is not a number"):
+        sweep("official", ["rounds.count=2,3"], games=4, workers=1, targets=["turns_per_round=many"])
+
+
+def test_a_numeric_sweeps_findings_are_few_and_its_charts_draw_the_fit_with_its_band():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from scoutlab.sim.sweep_view import _draw_fit, _trend
+    from scoutlab.sim.trend import fitted
+
+    report = sweep("official", ["scout_and_show.chips_per_round=0,1,2,3"], players=4, games=40, workers=1)
+    differences = [line for line in report.findings if not line.startswith(("Caveat", "The bots played"))]
+    assert len(differences) <= 8 + 4  # trends (at most 8), flat trends in one line, the table's line, two optima
+    assert any(line.startswith("Each point's difference from the first is in the table (") for line in report.findings)
+    assert not any(line.startswith("No significant difference") for line in report.findings)
+    trend = _trend(report, "scouts")
+    figure, ax = plt.subplots()
+    caption = _draw_fit(ax, trend, 1)
+    (line,) = ax.lines
+    assert line.get_label() == ("quadratic fit" if trend.curved else "straight-line fit")
+    assert ("grey curve" if trend.curved else "grey line") in caption
+    middle = (trend.xs[0] + trend.xs[-1]) / 2
+    value, low, high = fitted(trend, middle)
+    assert low < value < high and len(ax.collections) == 1  # the 95% band
+    plt.close(figure)

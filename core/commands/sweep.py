@@ -8,6 +8,7 @@ first point are paired game by game. Examples:
 
     scoutlab sweep official --players 4 --set scout_and_show.chips_per_round=0,1,2,3
     scoutlab sweep two-player --set deal.hand_size.2=8,9,10,11 --report sweep.html
+    scoutlab sweep official --set rounds.count=2,3,4,5 --target turns_per_round=30
 """
 
 from __future__ import annotations
@@ -26,6 +27,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a spec path and the values to try (repeat for a grid)")
     parser.add_argument("--metrics", help="comma-separated metric keys to show (default: a few per-round figures, "
                                           "the round ends and the edges; e.g. turns_per_round,end.rule_ii,skill_depth)")
+    parser.add_argument("--target", dest="targets", action="append", default=[], metavar="METRIC=VALUE",
+                        help="say which point comes closest to this value (repeatable; e.g. turns_per_round=30, "
+                             "end.hand_emptied=50%%); the edges aim at 0 whenever they are shown")
     add_run_arguments(parser, games=1000)
 
 

@@ -43,6 +43,7 @@ class Entry:
     rules: Rules
     players: int
     why: str  # why this player count, in words
+    source: int = 0  # which of the specs asked for it (with --players all, one spec gives several entries)
 
 
 def default_strong(rules: Rules) -> str | None:
@@ -62,11 +63,12 @@ def entries_for(specs: Sequence[tuple[str, int | None]], every_count: bool = Fal
     With every count, entries are grouped by player count, so variants that share a count sit together.
     """
     out = []
-    for spec, players in specs:
+    for source, (spec, players) in enumerate(specs):
         rules = load_rules(spec)
         allowed = ", ".join(map(str, rules.players))
         if every_count:
-            out += [Entry(spec, rules, n, f"--players all: every count it allows ({allowed})") for n in rules.players]
+            out += [Entry(spec, rules, n, f"--players all: every count it allows ({allowed})", source)
+                    for n in rules.players]
         elif players is not None:
             out.append(Entry(spec, rules, players, f"as asked (it allows {allowed})"))
         else:
@@ -80,18 +82,23 @@ def entries_for(specs: Sequence[tuple[str, int | None]], every_count: bool = Fal
 
 
 def comparisons_for(entries: Sequence[Entry], grouped: bool) -> tuple[tuple[int, int], ...]:
-    """Which entries are compared: each later one with the first, or, grouped, within each player count."""
-    if grouped:
-        firsts: dict[int, int] = {}
-        pairs = []
-        for k, e in enumerate(entries):
-            if e.players in firsts:
-                pairs.append((firsts[e.players], k))
-            else:
-                firsts[e.players] = k
-        if pairs:
-            return tuple(pairs)
-    return tuple((0, k) for k in range(1, len(entries)))
+    """Which entries are compared, as (a, b) for B - A: each later one with the first, or, grouped (--players all),
+    each variant's counts with each other (3p with 4p and 5p, 4p with 5p) and the variants within each count
+    (each with the first variant that has the count), ordered by B so a variant's comparisons sit together.
+    """
+    if not grouped:
+        return tuple((0, k) for k in range(1, len(entries)))
+    firsts: dict[int, int] = {}
+    own: dict[int, list[int]] = {}
+    pairs = []
+    for k, e in enumerate(entries):
+        if e.players in firsts:
+            pairs.append((firsts[e.players], k))
+        else:
+            firsts[e.players] = k
+        pairs += [(j, k) for j in own.get(e.source, [])]
+        own.setdefault(e.source, []).append(k)
+    return tuple(sorted(pairs, key=lambda ab: (ab[1], ab[0])))
 
 
 def run(
@@ -104,7 +111,8 @@ def run(
     """Play `games` games of every (variant, players) in `specs` on the same seeds and report.
 
     `players` None means the variant's smallest count; `every_count` plays every count each
-    variant allows and compares within each count. Options as for `run_entries`.
+    variant allows, compares each variant's counts with each other and the variants within
+    each count. Options as for `run_entries`.
     """
     check_counts(games, options.get("workers"), options.get("advantage_games"))
     entries = entries_for(specs, every_count)

@@ -89,17 +89,26 @@ def _grid(count: int, title: str):
     return figure, flat[:count]
 
 
-def _binned(counts: dict[int, int], bins: int = 30) -> tuple[list[float], list[float]]:
-    """Shares per bin of equal width over the whole range, empty bins included (so lines do not skip)."""
+def _binned(counts: dict[int, int], bins: int = 30, span: tuple[int, int] | None = None) -> tuple[list[float], list[float]]:
+    """Shares per bin of equal width over the whole range, empty bins included (so lines do not skip).
+
+    `span` (low, high) fixes the range, so histograms drawn together share one set of bins.
+    """
     if not counts:
         return [], []
-    low, high = min(counts), max(counts)
+    low, high = span or (min(counts), max(counts))
     width = max(1, -(-(high - low + 1) // bins))
     total = sum(counts.values())
     shares = [0.0] * ((high - low) // width + 1)
     for value, count in counts.items():
         shares[(value - low) // width] += count / total
     return [low + (i + 0.5) * width - 0.5 for i in range(len(shares))], shares
+
+
+def _span(histograms) -> tuple[int, int] | None:
+    """The range of values over several histograms, for bins they all share."""
+    values = [value for counts in histograms for value in counts]
+    return (min(values), max(values)) if values else None
 
 
 def quantile(counts: dict[int, int], q: float) -> int | None:
@@ -124,15 +133,17 @@ def _legend_outside(ax) -> None:
 def _scores(report: Report):
     figure, axes = _grid(len(report.variants), "Final score distribution per seat")
     for ax, v in zip(axes, report.variants):
-        for seat in range(v.players):
-            xs, ys = _binned(v.histograms.get(f"score.{seat}", {}))
+        seats = [v.histograms.get(f"score.{seat}", {}) for seat in range(v.players)]
+        span = _span(seats)  # one set of bins for every seat: a seat's hump is not widened by coarser bins
+        for seat, counts in enumerate(seats):
+            xs, ys = _binned(counts, span=span)
             ax.step(xs, ys, where="mid", label=f"P{seat + 1}")
         ax.set_title(v.label, fontsize="medium")
         ax.set_xlabel("final score")
         ax.set_ylabel("share of games")
     _legend_outside(axes[-1])
     figure.tight_layout()
-    return figure, ("One line per seat: how often each final total occurs. Lines on top of each other mean "
+    return figure, ("One line per seat: how often each final total occurs, in bins of one width shared by the seats. Lines on top of each other mean "
                     "the seats score alike; a line shifted right is a seat that scores more; a wider hump is a "
                     "more spread-out game.")
 

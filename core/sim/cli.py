@@ -72,7 +72,7 @@ def run_command(command: str, specs: list[tuple[str, int | None]], args: argpars
                 raise ValueError("sweep plays one player count: give --players N")
             metrics = [m.strip() for m in args.metrics.split(",") if m.strip()] if args.metrics else None
             report = sweep(specs[0][0], args.sets, players=specs[0][1], games=args.games, metrics=metrics,
-                           progress=progress, **options)
+                           targets=getattr(args, "targets", ()), progress=progress, **options)
         else:
             report = run(command, specs, args.games, every_count=every, progress=progress, **options)
     write_outputs(report, args)

@@ -7,15 +7,20 @@ never from fixed text about the game: a run whose numbers change says something 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from scoutlab.sim.compare import Difference
 from scoutlab.sim.layout import format_interval, format_value
+from scoutlab.sim.stats import holm, two_sided_p, z_value
+from scoutlab.sim.trend import Trend
+from scoutlab.sim.trend import sentence as trend_sentence
 
 if TYPE_CHECKING:
     from scoutlab.sim.results import Comparison, Report
 
-MOST_PER_COMPARISON = 10  # sentences about differences per comparison; the table holds the rest
+MOST_DIFFERENCES = 8  # sentences about differences in the whole run, largest effects first; the table holds the rest
+MOST_SAME = 3  # "no significant difference" lines; further comparisons are left to the table
 SMALL_SAMPLE = 500  # games per variant below which the caveats say the sample is small
 
 # How a length reads in words: (what, verb, more, less, unit).
@@ -26,36 +31,235 @@ LENGTHS = {
 }
 # Differences of these read as points or shares moved, not as a percentage of a value near zero.
 NO_PERCENT = ("first_player", "starter_edge", "skill_depth", "luck", "deficit", "decisiveness", "drama", "security")
-# Headline metrics first, then the rest by strength of evidence.
+# Differences are ranked by their size in per-game standard deviations; ties (e.g. rounds per game, which has no
+# spread) are broken by this order of headline metrics, then by strength of evidence.
 PRIORITY = ("turns", "turns_per_round", "rounds", "score_round", "end.hand_emptied", "end.rule_ii",
             "scouts", "sns", "skill_depth", "first_player", "starter_edge", "margin_round", "lead_changes_round")
 # Effects of skill or seat: where the bots played two variants move for move alike, a difference in these comes
 # from the scoring alone, so the findings say that once instead of reading them as effects of skill or seat.
 SKILL_OR_SEAT = ("skill_depth", "luck", "first_player", "starter_edge")
+# The value a sweep's optimum aims at, for metrics whose fair value is known: an edge of 0 is no edge.
+FAIR_TARGETS = {"first_player": 0.0, "starter_edge": 0.0}
 
 
-def findings(report: Report) -> list[str]:
-    """Sentences, most important first: differences, then what did not differ, then caveats."""
-    chosen = set((report.sweep or {}).get("metrics") or ())
+def findings(report: Report, trends: Sequence[Trend] = ()) -> list[str]:
+    """Sentences, most important first: differences (or a sweep's trends), the seats, what did not differ, caveats."""
+    sweep = report.sweep or {}
+    chosen = set(sweep.get("metrics") or ())
     lines: list[str] = []
     for c in report.comparisons:
-        rows = [d for d in c.rows if (not chosen or d.key in chosen) and not (c.alike and _skill_or_seat(d.key))]
         if c.alike:
             lines.append(alike(c, report))
-        lines += _differences(c, rows)
+    if trends:  # a numeric sweep: the trends say what the points' differences from the first would, in fewer lines
+        lines += trend_lines(trends, sweep["settings"][0]["path"])
+        significant = sum(d.significant for c in report.comparisons for d in c.rows)
+        lines.append(f"Each point's difference from the first is in the table ({significant} of "
+                     f"{sum(len(c.rows) for c in report.comparisons)} significant after Holm).")
+    else:
+        lines += differences(report, chosen)
+    if report.sweep:
+        lines += optima(report)
+    elif report.comparisons:
+        lines += seats(report)
+    if not trends:
+        lines += _no_differences(report, chosen)
+    if not report.comparisons:
+        lines += _single(report)
+    lines += caveats(report)
+    return lines
+
+
+def _compared(c: Comparison, chosen: set[str]) -> list[Difference]:
+    """The rows of a comparison the findings read: the metrics chosen, and no skill or seat effect of alike play."""
+    return [d for d in c.rows if (not chosen or d.key in chosen) and not (c.alike and _skill_or_seat(d.key))]
+
+
+def _no_differences(report: Report, chosen: set[str]) -> list[str]:
+    lines = []
     for c in report.comparisons:
-        rows = [d for d in c.rows if (not chosen or d.key in chosen) and not (c.alike and _skill_or_seat(d.key))]
-        same = _ranked([d for d in rows if not d.significant])
+        same = _ranked([d for d in _compared(c, chosen) if not d.significant])
         named = [d.label for d in same if chosen or d.key in PRIORITY]
         others = len(same) - len(named)
         if named or others:
             more = f" and {others} more metric{'s' * (others != 1)} (see the table)" if others else ""
             lines.append(f"No significant difference between {c.b} and {c.a} (Holm, 5%) in: "
                          f"{', '.join(named) if named else 'the headline metrics'}{more}.")
-    if not report.comparisons:
-        lines += _single(report)
-    lines += caveats(report)
+    if len(lines) > MOST_SAME:
+        left = len(lines) - MOST_SAME
+        lines = lines[:MOST_SAME] + [f"No significant difference lines for {left} more comparison"
+                                     f"{'s' * (left != 1)} are left to the table."]
     return lines
+
+
+def differences(report: Report, chosen: set[str] = frozenset()) -> list[str]:  # type: ignore[assignment]
+    """The largest significant differences of the whole run in words, at most MOST_DIFFERENCES, largest first.
+
+    Each comparison's round ends make one sentence together (a way of ending that only one of the two
+    variants has included), ranked by its largest change.
+    """
+    ranked: list[tuple[tuple, str]] = []
+    for c in report.comparisons:
+        rows = [d for d in _compared(c, chosen) if d.significant]
+        ranked += [(_rank(d), sentence(c, d)) for d in rows if not d.key.startswith("end.")]
+        ends = round_ends(c, report, [d for d in rows if d.key.startswith("end.")], chosen)
+        if ends is not None:
+            ranked.append(ends)
+    ranked.sort(key=lambda item: item[0])
+    out = [text for _, text in ranked[:MOST_DIFFERENCES]]
+    if len(ranked) > MOST_DIFFERENCES:
+        more = len(ranked) - MOST_DIFFERENCES
+        out.append(f"{more} more significant difference{'s are' if more != 1 else ' is'} in the table.")
+    return out
+
+
+def effect(d: Difference) -> float:
+    """|B - A| in per-game standard deviations (Cohen's d): SD = SE * sqrt(games), pooled over both variants.
+
+    0 when neither variant's value varies from game to game (rounds per game of fixed-length variants): a
+    difference the rules fix is no finding about play, so it comes last (and the caveats name it).
+    """
+    pooled = _pooled_sd((d.a, d.b))
+    return abs(d.value) / pooled if pooled else 0.0
+
+
+def _pooled_sd(estimates) -> float | None:
+    z = z_value()
+    total = 0.0
+    for e in estimates:
+        if e.low is None or e.high is None or not (math.isfinite(e.low) and math.isfinite(e.high)):
+            return None
+        total += ((e.high - e.low) / (2 * z)) ** 2 * max(e.n, 1)
+    return math.sqrt(total / len(estimates))
+
+
+def _rank(d: Difference, size: float | None = None) -> tuple:
+    return (-(effect(d) if size is None else size), PRIORITY.index(d.key) if d.key in PRIORITY else len(PRIORITY),
+            d.p_holm)
+
+
+def round_ends(c: Comparison, report: Report, rows: list[Difference], chosen: set[str]) -> tuple[tuple, str] | None:
+    """How the rounds of B end differently from A's: the significant changes and the ways only one has, in one sentence."""
+    by_label = {v.label: v for v in report.variants}
+    a, b = by_label.get(c.a), by_label.get(c.b)
+    parts, sizes = [], []
+    for d in rows:
+        parts.append(f"{_reason(d.label)} {_value(d.b.value, d.unit)} against {_value(d.a.value, d.unit)} "
+                     f"({_signed(d.value, d.unit)} [{_signed(d.low, d.unit)}, {_signed(d.high, d.unit)}])")
+        sizes.append(effect(d))
+    if a is not None and b is not None:
+        for has, lacks in ((b, a), (a, b)):
+            keys = {e.key for e in lacks.estimates if e.key.startswith("end.")}
+            for e in has.estimates:
+                if (not e.key.startswith("end.") or e.key in keys or not e.value or (chosen and e.key not in chosen)
+                        or e.key.endswith((".turn_cap", ".no_legal_action"))):
+                    continue  # a turn cap or a dead end is each run's, not a rule of one variant
+                parts.append(f"{_reason(e.label)} {_value(e.value, e.unit)} {_interval(e)} in {has.label}, "
+                             f"a way of ending {lacks.label} does not have")
+                spread = _pooled_sd((e,))  # against a share that is 0 by the rules
+                sizes.append(e.value / spread * math.sqrt(2) if spread else 0.0)
+    if not parts:
+        return None
+    return ((-max(sizes), PRIORITY.index("end.hand_emptied"), 0.0),
+            f"Rounds end differently in {c.b} than in {c.a} (share of rounds): {'; '.join(parts)}.")
+
+
+def _reason(label: str) -> str:
+    return label.removeprefix("round ends: ")
+
+
+def seats(report: Report) -> list[str]:
+    """Each variant whose seats do not win equally or whose first player wins more (or less) than a fair share.
+
+    Two tests per variant, the chi-square of seat fairness and the score test of P1's win rate against 1/n
+    (the test the Wilson interval inverts), Holm-adjusted together over every variant of the run.
+    """
+    tests: list[tuple] = []
+    for v in report.variants:
+        first = v.estimate("first_player")
+        win = v.estimate("win.0")
+        if first is None or first.value is None or win is None or win.value is None or not v.games:
+            continue
+        fair = 1 / v.players
+        tests.append((v, v.fairness["p"], two_sided_p(win.value - fair, math.sqrt(fair * (1 - fair) / v.games))))
+    adjusted = holm([p for _, chi, edge in tests for p in (chi, edge)])
+    out = []
+    for i, (v, chi, edge) in enumerate(tests):
+        chi_holm, edge_holm = adjusted[2 * i], adjusted[2 * i + 1]
+        if chi_holm >= 0.05 and edge_holm >= 0.05:
+            continue
+        e = v.estimate("first_player")
+        advantage = f"{_signed(e.value, 'share')} [{_signed(e.low, 'share')}, {_signed(e.high, 'share')}]"
+        family = f"Holm over the {len(adjusted)} seat tests of this run"
+        f = v.fairness
+        if chi_holm < 0.05:
+            rates = {s: v.estimate(f"win.{s}") for s in range(v.players)}
+            most = max(rates, key=lambda s: rates[s].value or 0)
+            least = min(rates, key=lambda s: rates[s].value or 0)
+            out.append(f"{v.label}: seats do not win equally (chi-square {f['chi2']:.2f}, df {f['df']}, p {_p(chi)}; "
+                       f"{family}: {_p(chi_holm)}): P{most + 1} wins {_value(rates[most].value, 'share')} "
+                       f"{_interval(rates[most])}, P{least + 1} {_value(rates[least].value, 'share')} "
+                       f"{_interval(rates[least])}, against a fair {100 / v.players:.1f}%; the first-player "
+                       f"advantage is {advantage}.")
+        else:
+            direction = "more" if e.value > 0 else "less"
+            out.append(f"{v.label}: the first player wins {direction} than a fair share: first-player advantage "
+                       f"{advantage} (score test p {_p(edge)}; {family}: {_p(edge_holm)}); the chi-square over all "
+                       f"seats is {f['chi2']:.2f}, df {f['df']}, p {_p(chi)}.")
+    return out
+
+
+def trend_lines(trends: Sequence[Trend], path: str) -> list[str]:
+    """A sweep's trends in words: curved and significant ones first, largest movement first; the rest in one line."""
+    shown = sorted((t for t in trends if t.curved or t.significant), key=lambda t: (-t.effect, t.p_holm))
+    out = [trend_sentence(t, path) for t in shown[:MOST_DIFFERENCES]]
+    if len(shown) > MOST_DIFFERENCES:
+        more = len(shown) - MOST_DIFFERENCES
+        out.append(f"{more} more trend{'s' * (more != 1)} (sweep.trends in the JSON, and the charts).")
+    flat = [t for t in trends if not (t.curved or t.significant)]
+    if flat:
+        out.append(f"Each +1 in {path}: no trend that this sample can show in "
+                   + "; ".join(f"{t.label} ({_trend_numbers(t)})" for t in flat)
+                   + f" (weighted least squares over {flat[0].points} points).")
+    return out
+
+
+def _trend_numbers(t: Trend) -> str:
+    def signed(x: float) -> str:
+        return f"{x * 100:+.1f} pp" if t.unit == "share" else f"{x:+.3f}" if t.unit == "fraction" else f"{x:+.2f}"
+    return f"{signed(t.slope)} per step [{signed(t.low)}, {signed(t.high)}]"
+
+
+def optima(report: Report) -> list[str]:
+    """For each target of a sweep, the point whose estimate comes closest, and which points' intervals include it."""
+    sweep = report.sweep or {}
+    targets = dict(sweep.get("targets") or {})
+    for key, fair in FAIR_TARGETS.items():
+        if key in (sweep.get("metrics") or ()):
+            targets.setdefault(key, fair)
+    out = []
+    for key, target in targets.items():
+        found = [(v, e) for v in report.variants if (e := v.estimate(key)) is not None and e.value is not None]
+        if len(found) < 2:
+            continue
+        v, e = min(found, key=lambda ve: abs(ve[1].value - target))
+        shown = _target(target, e.unit)
+        value = (f"{_signed(e.value, 'share')} [{_signed(e.low, 'share')}, {_signed(e.high, 'share')}]"
+                 if e.unit == "share" and target == 0 else f"{_value(e.value, e.unit)} {_interval(e)}")
+        inside = [w.label for w, f in found if w is not v and f.low is not None and f.high is not None
+                  and f.low <= target <= f.high]
+        if e.low is not None and e.high is not None and e.low <= target <= e.high:
+            rest = (f"; the intervals of {', '.join(inside)} include {shown} too, so the sample cannot single one out"
+                    if inside else "; no other point's interval includes it")
+        else:
+            rest = f"; no point's interval includes {shown}" if not inside else f"; the intervals of {', '.join(inside)} include {shown}"
+        out.append(f"{_cap(e.label)} is closest to {shown} at {v.label}: {value}{rest}.")
+    return out
+
+
+def _target(value: float, unit: str) -> str:
+    if value == 0:
+        return "0"
+    return _value(value, unit)
 
 
 def alike(c: Comparison, report: Report) -> str:
@@ -69,16 +273,8 @@ def _skill_or_seat(key: str) -> bool:
     return key in SKILL_OR_SEAT or key.startswith(("win.", "score."))
 
 
-def _differences(c: Comparison, rows: list[Difference]) -> list[str]:
-    significant = _ranked([d for d in rows if d.significant])
-    out = [sentence(c, d) for d in significant[:MOST_PER_COMPARISON]]
-    if len(significant) > MOST_PER_COMPARISON:
-        more = len(significant) - MOST_PER_COMPARISON
-        out.append(f"{more} more significant difference{'s' * (more != 1)} between {c.b} and {c.a} are in the table.")
-    return out
-
-
 def _ranked(rows: list[Difference]) -> list[Difference]:
+    """Headline metrics first (for the lists of what did not differ), then by strength of evidence."""
     def rank(d: Difference):
         first = PRIORITY.index(d.key) if d.key in PRIORITY else len(PRIORITY)
         return first, d.p_holm

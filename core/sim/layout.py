@@ -109,10 +109,18 @@ def rows(report: Report) -> list[Row]:
 
 
 def long_rows(report: Report) -> list[Row]:
-    """One block per metric: a heading row, then one row per variant with its value and its difference."""
+    """One block per metric: a heading row, then one row per variant with its value and its difference.
+
+    When a variant is compared with more than one other, or with one that is not the last reference above
+    it (--players all: official 5p against 3p and 4p), each of its differences gets a row of its own under
+    it, named "- A" after the variant it is measured against.
+    """
     by_variant = {v.label: {e.key: e for e in v.estimates} for v in report.variants}
-    versus = {c.b: (c.a, {d.key: d for d in c.rows}) for c in report.comparisons}
+    versus: dict[str, list[tuple[str, dict]]] = {}
+    for c in report.comparisons:
+        versus.setdefault(c.b, []).append((c.a, {d.key: d for d in c.rows}))
     references = {c.a for c in report.comparisons}
+    inline = _inline(report, versus, references)
     out: list[Row] = []
     group = None
     for key, (key_group, label, unit) in _order(report):
@@ -124,17 +132,36 @@ def long_rows(report: Report) -> list[Row]:
             e = by_variant[v.label].get(key)
             value = (MISSING if e is None or e.value is None
                      else f"{format_value(e.value, unit)} {format_interval(e.low, e.high, unit)}".strip())
-            difference, p, significant = "", "", False
-            if v.label in versus and key in versus[v.label][1]:
-                d = versus[v.label][1][key]
-                difference = f"{_signed(d.value, unit)} {format_interval(d.low, d.high, unit)}"
-                p, significant = _p(d.p_holm) + (" *" if d.significant else ""), d.significant
-            elif v.label in references:
-                difference = "reference"
-            block.append(Row((f"  {v.label}", value, difference, p), significant=significant, key=key))
+            against = [(a, rows[key]) for a, rows in versus.get(v.label, []) if key in rows]
+            if inline and against:
+                (_, d), = against
+                block.append(Row((f"  {v.label}", value, *_difference_cells(d, unit)), significant=d.significant,
+                                 key=key))
+                continue
+            block.append(Row((f"  {v.label}", value, "reference" if v.label in references else "", ""), key=key))
+            if not inline:
+                block += [Row((f"    - {a}", "", *_difference_cells(d, unit)), significant=d.significant, key=key)
+                          for a, d in against]
         out.append(Row((label, "", "", ""), significant=any(r.significant for r in block), key=key, metric=True))
         out += block
     return out
+
+
+def _inline(report: Report, versus: dict[str, list], references: set[str]) -> bool:
+    """Whether every difference can sit on its variant's row: one each, against the last reference above it."""
+    above = None
+    for v in report.variants:
+        mine = versus.get(v.label, [])
+        if len(mine) > 1 or (mine and mine[0][0] != above):
+            return False
+        if v.label in references:
+            above = v.label
+    return True
+
+
+def _difference_cells(d, unit: str) -> tuple[str, str]:
+    return (f"{_signed(d.value, unit)} {format_interval(d.low, d.high, unit)}",
+            _p(d.p_holm) + (" *" if d.significant else ""))
 
 
 def notes(report: Report) -> list[str]:
@@ -149,7 +176,10 @@ def notes(report: Report) -> list[str]:
         lines.append(f"* significant at 5% after Holm-Bonferroni over all {tests} differences; "
                      "intervals are 95% and not adjusted.")
     if long_form(report):
-        lines.append("Each difference is against the reference row above it in its block.")
+        if any(row.cells[0].startswith("    - ") for row in long_rows(report)[:200]):
+            lines.append("Each difference is its variant minus the one named on its row ('- official (3p)').")
+        else:
+            lines.append("Each difference is against the reference row above it in its block.")
         for v in report.variants:
             f = v.fairness
             lines.append(f"{v.label}: seat fairness, chi-square vs 1/n: chi2 {f['chi2']:.2f} (df {f['df']}), p {_p(f['p'])}.")

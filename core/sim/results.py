@@ -100,9 +100,18 @@ class Report:
                 plays.setdefault(v.spec, []).append(str(v.players))
             said = "; ".join(f"{spec} at {', '.join(counts)} players" for spec, counts in plays.items())
             by_label = {v.label: v for v in self.variants}
-            within = self.comparisons and all(by_label[c.a].players == by_label[c.b].players for c in self.comparisons)
-            how = "compared within each count" if within else f"each compared with {self.variants[0].label}"
+            own = any(by_label[c.a].spec == by_label[c.b].spec for c in self.comparisons)
+            within = any(by_label[c.a].spec != by_label[c.b].spec for c in self.comparisons)
+            how = " and ".join(part for part, there in (("each variant's counts compared with each other", own),
+                                                         ("the variants compared within each count they share", within))
+                               if there) or "nothing to compare"
             lines.append(f"--players all: every count each variant allows: {said}; {how}.")
+            alone = [spec for spec in plays if len(plays) > 1 and not any(
+                by_label[c.a].spec != by_label[c.b].spec and spec in (by_label[c.a].spec, by_label[c.b].spec)
+                for c in self.comparisons)]
+            if alone:
+                lines.append(f"Not compared with another variant (no player count in common): {', '.join(alone)}; "
+                             "compare without --players all compares across counts.")
         elif len(counts) == 1 and len(self.variants) > 1:
             players, why = counts.pop()
             lines.append(f"Every variant plays {players} players: {why}.")

@@ -26,10 +26,10 @@ import yaml
 
 from scoutlab.rules import Rules
 from scoutlab.sim import ADVANTAGE_CAP, Entry, check_counts, run_entries
+from scoutlab.sim.findings import findings
 from scoutlab.sim.metrics import catalogue
 from scoutlab.sim.observe import end_reasons
 from scoutlab.sim.results import Report
-from scoutlab.sim.trend import sentence as trend_sentence
 from scoutlab.sim.trend import trends
 from scoutlab.spec import SpecError, load_spec, load_spec_text
 
@@ -158,9 +158,29 @@ def check_metrics(names: Sequence[str], known: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+def parse_target(text: str, known: Sequence[str]) -> tuple[str, float]:
+    """`METRIC=VALUE` -> (metric, value); a share may be given as 0.5 or 50%."""
+    key, equals, value = text.partition("=")
+    key, value = key.strip(), value.strip()
+    if not equals or not key or not value or len(text) > MAX_TEXT:
+        raise ValueError(f"--target {text[:40]!r}: expected METRIC=VALUE, e.g. first_player=0 or turns_per_round=30")
+    (key,) = check_metrics([key], known)
+    try:
+        number = float(value[:-1]) / 100 if value.endswith("%") else float(value)
+    except ValueError:
+        raise ValueError(f"--target {key}: {value[:40]!r} is not a number") from None
+    if number != number or number in (float("inf"), float("-inf")):
+        raise ValueError(f"--target {key}: {value[:40]!r} is not a finite number")
+    return key, number
+
+
 def sweep(base: str, sets: Sequence[str], players: int | None = None, games: int = 1000,
-          metrics: Sequence[str] | None = None, strong: str | None = "auto", **options) -> Report:
-    """Play every point of the grid on the same seeds; each later point is compared with the first."""
+          metrics: Sequence[str] | None = None, strong: str | None = "auto", targets: Sequence[str] = (),
+          **options) -> Report:
+    """Play every point of the grid on the same seeds; each later point is compared with the first.
+
+    `targets` (`METRIC=VALUE`) ask which point comes closest to a value; the edges aim at 0 when chosen.
+    """
     check_counts(games, options.get("workers"), options.get("advantage_games"))
     settings = [parse_setting(text) for text in sets]
     choices = grid(settings)
@@ -169,6 +189,8 @@ def sweep(base: str, sets: Sequence[str], players: int | None = None, games: int
     known = [m.key for m in catalogue(count, end_reasons(rules[0]), ("strong", "weak"))]
     chosen = check_metrics(metrics or DEFAULT_METRICS, known) if metrics else [
         m for m in DEFAULT_METRICS if m in known]
+    aims = dict(parse_target(t, known) for t in targets)
+    chosen += [key for key in aims if key not in chosen]  # a target's metric is shown and tested too
     if strong == "auto" and not set(chosen) & set(SKILL_METRICS):
         strong = None  # skill games are slow: only when a skill metric is asked for
     why = "as asked" if players is not None else f"the smallest count {base} allows (--players chooses another)"
@@ -176,11 +198,11 @@ def sweep(base: str, sets: Sequence[str], players: int | None = None, games: int
     points = [{s.path: s.values[i] for s, i in zip(settings, choice)} for choice in choices]
     labels = [", ".join(f"{s.short}={s.texts[i]}" for s, i in zip(settings, choice)) for choice in choices]
     info = {"base": base, "settings": [{"path": s.path, "values": list(s.values)} for s in settings],
-            "points": points, "labels": labels, "metrics": chosen}
+            "points": points, "labels": labels, "metrics": chosen, "targets": aims}
     options.setdefault("advantage_games", min(games // 2, ADVANTAGE_CAP))
     report = run_entries("sweep", entries, games, tuple((0, k) for k in range(1, len(entries))),
                          strong=strong, sweep=info, **options)
     found = trends(report)
-    info["trends"] = [asdict(t) for t in found]
-    report.findings = [trend_sentence(t, settings[0].path) for t in found] + report.findings
+    info["trends"] = [{**asdict(t), "model": t.model} for t in found]
+    report.findings = findings(report, found)
     return report
