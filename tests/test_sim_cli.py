@@ -181,3 +181,15 @@ def test_a_run_stopped_before_any_game_still_renders(tmp_path):
     assert "Interrupted: the numbers below cover the first 0 games." in out.getvalue()
     assert json.loads(json.dumps(report.to_dict(), allow_nan=False))["games_done"] == 0
     assert "<table>" in html_report(report, render_charts(report))
+
+
+def test_help_says_what_players_all_compares_and_how_to_aim_a_sweep(capsys):
+    with pytest.raises(SystemExit):
+        main(["compare", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "each variant's counts compared with each other (3p vs 4p vs 5p)" in text
+    assert "the variants compared within each count they share" in text
+    with pytest.raises(SystemExit):
+        main(["sweep", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "--target METRIC=VALUE" in text and "say which point comes closest to this value" in text

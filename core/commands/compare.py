@@ -1,8 +1,9 @@
 """Compare variants on the same seeds: each metric's difference with a 95% interval, Holm-corrected.
 
-Each later variant is compared with the first (with --players all: within each player
-count). Where two variants deal the same cards to the same number of players, they
-play the same deals and the differences are paired game by game; otherwise the output
+Each later variant is compared with the first (with --players all: each variant's counts
+with each other, and the variants within each count they share). Where two variants
+deal the same cards to the same number of players, they play the same deals and the
+differences are paired game by game; otherwise the output
 says they are unpaired and why. The output begins with the lineup, each variant's player
 count and why, and the findings in words. With no options, `scoutlab compare official
 two-player` runs 3,000 games of each with the skilled bot in every seat, plus 1,000 skill

@@ -22,7 +22,8 @@ def add_run_arguments(parser: argparse.ArgumentParser, games: int) -> None:
     """The options both commands take; `games` is the command's default number of games."""
     parser.add_argument("--players", type=players_option, metavar="N|all",
                         help="number of players (default: each variant's smallest); 'all': every count each "
-                             "variant allows, compared within each count")
+                             "variant allows, each variant's counts compared with each other (3p vs 4p vs 5p) and "
+                             "the variants compared within each count they share")
     parser.add_argument("--games", type=int, default=games, help=f"games per variant (default: {games})")
     parser.add_argument("--bots", default=LINEUP,
                         help=f"comma-separated bots, one per seat or one for all (default: {LINEUP}; "
