@@ -359,3 +359,33 @@ def test_score_histograms_of_every_seat_share_one_set_of_bins():
     widths = {round(float(xs[1] - xs[0]), 6) for xs in steps}
     assert widths == {3.0} and "one width shared by the seats" in caption
     assert all((float(xs[0]) - float(steps[0][0])) % 3 == 0 for xs in steps)  # and the same bin edges
+
+
+def after_ten_turns(state) -> bool:
+    return state.turn >= 10
+
+
+class TenTurns:
+    from scoutlab.host.hookspecs import hookimpl
+
+    @hookimpl
+    def scoutlab_end_conditions(self):
+        from scoutlab.host.hookspecs import EndCondition
+
+        return {"ten_turns": EndCondition(after_ten_turns, False, "the round ends after ten turns")}
+
+
+def test_a_plugins_end_condition_in_a_real_compare_is_said_with_its_share(tmp_path):
+    from scoutlab.sim import compare
+    from scoutlab.testing.plugins import installed_plugin
+
+    spec = tmp_path / "ten.yaml"
+    spec.write_text("extends: official\nname: ten\nplugins: [ten-turns]\n"
+                    "end_conditions: [hand_emptied, everyone_scouted, ten_turns]\n")
+    with installed_plugin("ten-turns", TenTurns()):
+        report = compare([("official", 3), (str(spec), 3)], games=30, workers=1, strong=None, bots=["random"])
+    share = report.variants[1].estimate("end.ten_turns")
+    assert share.value > 0.5  # random play rarely empties a hand in ten turns
+    (line,) = [line for line in report.findings if line.startswith("Rounds end differently in ten (3p)")]
+    assert (f"ten_turns {share.value * 100:.1f}% [{share.low * 100:.1f}, {share.high * 100:.1f}] in ten (3p), "
+            "a way of ending official (3p) does not have") in line
