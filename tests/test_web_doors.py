@@ -247,3 +247,131 @@ def test_the_legal_moves_read_by_arithmetic_agree_with_decoding_each_code():
                         flip = True
                 assert legal_moves(holder, view) == {"flip": flip, "shows": shows, "scout_ends": sorted(ends), "scout_show": sns}
                 state.apply(rng.choice(state.legal_actions()))
+
+
+# --------------------------------------------------------------------------- the doors of a real server (issue 29)
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture
+def live_server(tmp_path):
+    """uvicorn on 127.0.0.1, run as `scoutlab serve` runs it, but with a header timeout of 1 s."""
+    import threading
+
+    import uvicorn
+
+    from scoutlab.commands.serve import listening_socket
+    from scoutlab.web.app import create_app
+    from scoutlab.web.doors import allowed_hosts, bounded_h11
+
+    port = _free_port()
+    sock = listening_socket("127.0.0.1", port)
+    app = create_app(str(tmp_path / "m.sqlite3"), bot_delay_ms=0, hosts=allowed_hosts("127.0.0.1"))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", timeout_keep_alive=15, http=bounded_h11(1.0)))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.02)
+    yield port
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+def _raw(port: int, request: bytes, timeout: float = 10) -> bytes:
+    """Send `request` whole, then read the answer to the end, as a client that sends before it reads."""
+    import socket
+
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as conn:
+        conn.sendall(request)
+        answer = b""
+        while chunk := conn.recv(65536):
+            answer += chunk
+        return answer
+
+
+def test_a_20_mb_body_sent_whole_gets_its_413_not_a_reset(live_server):
+    body = b"x" * (20 * 1024 * 1024)
+    head = f"POST /api/new HTTP/1.1\r\nHost: 127.0.0.1:{live_server}\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+    answer = _raw(live_server, head.encode() + body)  # a reset raises ConnectionResetError here
+    assert answer.startswith(b"HTTP/1.1 413 "), answer[:200]
+    assert b"The request is too large: at most 160 KB." in answer
+
+
+def test_a_connection_that_sends_half_a_header_is_closed(live_server):
+    import socket
+
+    with socket.create_connection(("127.0.0.1", live_server), timeout=10) as conn:
+        conn.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")  # and then nothing, for ever
+        started = time.monotonic()
+        assert conn.recv(1024) == b""  # closed by the server (a timeout would raise)
+        assert time.monotonic() - started < 5
+
+
+def test_the_live_server_answers_its_own_names_and_refuses_others(live_server):
+    assert _raw(live_server, f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{live_server}\r\nConnection: close\r\n\r\n".encode()).startswith(b"HTTP/1.1 200 ")
+    assert _raw(live_server, b"GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n").startswith(b"HTTP/1.1 200 ")
+    rebound = _raw(live_server, b"GET /api/m/x HTTP/1.1\r\nHost: attacker.example:8000\r\nConnection: close\r\n\r\n")
+    assert rebound.startswith(b"HTTP/1.1 421 ") and b"--allowed-host" in rebound
+
+
+def test_host_names_are_checked_against_the_allowed_ones(tmp_path):
+    from fastapi.testclient import TestClient
+
+    from scoutlab.web.app import create_app
+    from scoutlab.web.doors import allowed_hosts, host_name
+
+    assert allowed_hosts("0.0.0.0", ["Box.lan"]) == {"localhost", "127.0.0.1", "::1", "box.lan"}
+    assert allowed_hosts("::1") == allowed_hosts("127.0.0.1") and "10.0.0.5" in allowed_hosts("10.0.0.5")
+    assert [host_name(h) for h in ("LOCALHOST:80", "[::1]:8000", "example.com")] == ["localhost", "::1", "example.com"]
+    app = create_app(str(tmp_path / "m.sqlite3"), bot_delay_ms=0, hosts=allowed_hosts("127.0.0.1", ["box.lan"]))
+    assert TestClient(app).get("/").status_code == 421  # TestClient's Host is "testserver"
+    assert TestClient(app, base_url="http://box.lan:8000").get("/").status_code == 200
+    refused = TestClient(app, base_url="http://evil.example").post("/api/new", json={"variant": "official"})
+    assert refused.status_code == 421 and "\n" not in refused.json()["error"]
+
+
+def test_head_answers_as_get_without_a_body(client):
+    token, _ = new_match(client)
+    for path in ("/", f"/m/{token}", "/rules/official", f"/api/m/{token}", "/static/table.js"):
+        get, head = client.get(path), client.head(path)
+        assert head.status_code == get.status_code == 200, path
+        assert head.content == b"" and head.headers["content-type"] == get.headers["content-type"]
+
+
+def test_what_shows_a_hand_is_never_cached(client):
+    token, _ = new_match(client)
+    for answer in (client.get("/"), client.get(f"/m/{token}"), client.get(f"/api/m/{token}"), client.get(f"/m/{token}/rules"),
+                   client.post(f"/api/m/{token}/act", json={"action": "keep"}), client.post("/api/new", json={"variant": "official"})):
+        assert answer.headers["cache-control"] == "no-store", answer.url
+    assert client.get("/static/table.js").headers.get("cache-control") != "no-store"
+
+
+@pytest.mark.parametrize("port", ["99999", "0", "-1"])
+def test_serve_refuses_a_port_that_is_not_one(capsys, port):
+    from scoutlab.cli import main
+
+    assert main(["serve", "--port", port]) == 1
+    err = capsys.readouterr().err
+    assert err == f"scoutlab serve: --port must be a whole number from 1 to 65535, not {port}\n"
+
+
+def test_serve_says_in_one_line_that_a_port_is_taken(capsys):
+    import socket
+
+    from scoutlab.cli import main
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["serve", "--port", str(port)]) == 1
+    err = capsys.readouterr().err
+    assert err == f"scoutlab serve: cannot listen on 127.0.0.1 port {port}: Address already in use\n"

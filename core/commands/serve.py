@@ -3,15 +3,41 @@
 from __future__ import annotations
 
 import argparse
+import socket
 
 help = "play in the browser: a web server for matches against bots (needs the `web` extra)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1, this machine only)")
-    parser.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
+    parser.add_argument("--port", type=int, default=8000, help="port, 1 to 65535 (default: 8000)")
     parser.add_argument("--db", default="scoutlab-matches.sqlite3", help="SQLite file keeping the matches (default: %(default)s)")
     parser.add_argument("--bot-delay", type=int, default=700, metavar="MS", help="pause before each bot move, in milliseconds (default: 700)")
+    parser.add_argument(
+        "--allowed-host", action="append", default=[], metavar="NAME",
+        help="a host name browsers may reach the server by, besides localhost, 127.0.0.1, [::1] and --host "
+             "(repeatable; other Host headers are refused, against DNS rebinding)",
+    )
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """A socket bound to `host`:`port` and listening; ValueError with one line if it cannot be."""
+    if not 1 <= port <= 65535:
+        raise ValueError(f"--port must be a whole number from 1 to 65535, not {port if abs(port) < 10**9 else 'that'}")
+    try:
+        family, kind, proto, _name, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+    except (socket.gaierror, UnicodeError) as exc:
+        raise ValueError(f"cannot listen on {host[:60]!r}: {getattr(exc, 'strerror', None) or exc}") from None
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(128)
+    except OSError as exc:
+        sock.close()
+        raise ValueError(f"cannot listen on {host[:60]} port {port}: {exc.strerror or exc}") from None
+    sock.set_inheritable(True)
+    return sock
 
 
 def run(args: argparse.Namespace) -> int:
@@ -20,15 +46,21 @@ def run(args: argparse.Namespace) -> int:
 
         # imported here: without the web extra the import fails, and this says which package to install
         from scoutlab.web.app import create_app
+        from scoutlab.web.doors import allowed_hosts, bounded_h11
         from scoutlab.web.store import StoreError
     except ImportError as exc:
         raise ValueError(f"the browser game needs the web extra ({exc.name} is missing): pip install 'scoutlab[web]'") from None
 
+    # Bound before anything else: a port that cannot be had is one line and exit 1, not uvicorn's log and exit 3.
+    sock = listening_socket(args.host, args.port)
+    hosts = allowed_hosts(args.host, args.allowed_host)
     try:
-        app = create_app(args.db, bot_delay_ms=args.bot_delay)
+        app = create_app(args.db, bot_delay_ms=args.bot_delay, hosts=hosts)
     except StoreError as exc:
+        sock.close()
         raise ValueError(str(exc)) from None
-    print(f"scoutlab: matches kept in {args.db}; open http://{args.host}:{args.port}/")
+    print(f"scoutlab: matches kept in {args.db}; open http://{args.host}:{args.port}/ (answers to: {', '.join(sorted(hosts))})")
     # Keep-alive longer than uvicorn's 5 s: a page that sits on the end-of-round screen reuses its connection.
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", timeout_keep_alive=15)
+    config = uvicorn.Config(app, log_level="warning", timeout_keep_alive=15, http=bounded_h11())
+    uvicorn.Server(config).run(sockets=[sock])
     return 0

@@ -35,6 +35,7 @@ from scoutlab.text.variant_text import description as variant_description
 from scoutlab.text.variant_text import shipped_listing
 from scoutlab.text.variant_text import title as variant_title
 from scoutlab.web.deals import PRACTICE_SEED_LIMIT
+from scoutlab.web.doors import Doors
 from scoutlab.web.events import table_json
 from scoutlab.web.guard import Guard
 from scoutlab.web.inputs import MAX_ACTION_CHARS, BadInput, excerpt, parse_json, short_problems, whole_number
@@ -69,8 +70,11 @@ def _count_range(counts: list[int]) -> str:
     return "\u2066" + ", ".join(map(str, counts)) + "\u2069"
 
 
-def create_app(db_path: str, bot_delay_ms: int = 700, engine_threads: int = 4, bot_threads: int = 4) -> FastAPI:
+def create_app(db_path: str, bot_delay_ms: int = 700, engine_threads: int = 4, bot_threads: int = 4,
+               hosts: frozenset[str] | None = None) -> FastAPI:
     """The app, keeping its matches in the SQLite file `db_path` (raises StoreError if it is not ours).
+
+    `hosts`: the Host names it answers to (doors.allowed_hosts; None: any, as in tests).
 
     Moves, states and replays run in `engine_threads` worker threads, bots' moves in `bot_threads`,
     new matches (spec loading and compiling) in two more.
@@ -90,6 +94,7 @@ def create_app(db_path: str, bot_delay_ms: int = 700, engine_threads: int = 4, b
         return _("Requests from other sites are refused.")
 
     app.add_middleware(Guard, message=guard_message)
+    app.add_middleware(Doors, hosts=hosts)  # added last, so outermost: the Host is checked before anything else
 
     def language(request: Request) -> str:
         chosen = request.query_params.get("lang") or request.cookies.get("lang")

@@ -2,13 +2,16 @@
 
 A plain ASGI middleware (no per-request task or buffering): it answers 413 from the
 Content-Length alone, or as soon as a streamed body passes the cap, so a 100 MB body
-is never read whole; it refuses a state-changing request that a browser marks as
+is never held (the rest of a refused body is read and discarded, up to 64 MB or 10 s,
+so a client that sends before it reads gets the 413 rather than a reset); it refuses a state-changing request that a browser marks as
 coming from another site (403); and it adds the headers that keep the match address
 (the match's only key) out of Referer headers, frames and sniffed content.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -37,6 +40,30 @@ SECURITY_HEADERS = [
     (b"cross-origin-opener-policy", b"same-origin"),
 ]
 _SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
+#: A refused body is read and thrown away, up to this many bytes and seconds, before the 413 is sent: a client
+#: that sends its whole body before reading (curl, most libraries) then reads the 413. Unread data at the
+#: close would make the kernel reset the connection, and the client would see only the reset.
+DRAIN_BYTES = 64 * 1024 * 1024
+DRAIN_SECONDS = 10.0
+
+
+async def drain(receive: Receive, already: int, declared: int | None) -> None:
+    """Read and discard the rest of a request body, within DRAIN_BYTES and DRAIN_SECONDS; past them, stop."""
+    if declared is not None and declared > DRAIN_BYTES:
+        return  # more than is worth reading: the client gets the 413 if it reads before it has sent it all
+
+    async def discard() -> None:
+        seen = already
+        while seen <= DRAIN_BYTES:
+            message = await receive()
+            if message["type"] != "http.request":
+                return
+            seen += len(message.get("body", b""))
+            if not message.get("more_body", False):
+                return
+
+    with contextlib.suppress(asyncio.TimeoutError):
+        await asyncio.wait_for(discard(), DRAIN_SECONDS)
 
 
 def body_limit(path: str) -> int:
@@ -103,6 +130,8 @@ class Guard:
         limit = body_limit(scope["path"])
         declared = _header(scope, b"content-length")
         if declared is not None and (not declared.isdigit() or len(declared) > 15 or int(declared) > limit):
+            if declared.isdigit() and len(declared) <= 15 and (_header(scope, b"expect") or "").lower() != "100-continue":
+                await drain(receive, 0, int(declared))  # a client waiting for 100-continue has sent nothing: answer now
             await refuse(413, "too-large", limit)
             return
         seen = 0
@@ -117,6 +146,8 @@ class Guard:
                 seen += len(message.get("body", b""))
                 if seen > limit:
                     if not started:
+                        if message.get("more_body", False):
+                            await drain(receive, seen, None)
                         await refuse(413, "too-large", limit)
                     refused = True
                     return {"type": "http.disconnect"}

@@ -1,0 +1,128 @@
+"""The server's outermost door: which host names it answers to, HEAD as GET, no caching of what shows a hand,
+and a bound on how long a connection may take to send a request's headers.
+
+`Doors` is a plain ASGI middleware, outside the Guard (guard.py): a request whose Host header is not one
+the server was told it is called (localhost, 127.0.0.1, [::1], the address it listens on, and each
+--allowed-host) is refused before anything else, so a page on another site that rebinds its own DNS name
+to 127.0.0.1 cannot read a match (DNS rebinding). `bounded_h11` is the HTTP protocol `scoutlab serve`
+runs uvicorn with: uvicorn's h11 protocol, plus a timer that closes a connection whose request headers
+are not complete within `seconds` (uvicorn's own keep-alive timer stops at the first byte, so a client
+sending one header byte a minute would hold a connection for ever).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from scoutlab.web.guard import Message, Receive, Scope, Send
+
+#: Names a server on this machine is always reached by.
+LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
+#: Seconds a connection may take to send a request's headers, from its first byte (or from connecting).
+HEADER_SECONDS = 10.0
+#: Paths whose answers may be cached: the same for every player, no hand and no match address in them.
+_CACHEABLE = ("/static/", "/rules/")
+_WILDCARDS = ("", "0.0.0.0", "::", "*")
+
+
+def host_name(header: str) -> str:
+    """`Localhost:8000` -> `localhost`, `[::1]:8000` -> `::1`: the Host header without its port, lowercased."""
+    header = header.strip().lower()
+    if header.startswith("["):
+        return header[1:].split("]", 1)[0]
+    return header.rsplit(":", 1)[0] if header.count(":") == 1 else header
+
+
+def allowed_hosts(bound: str, extra: Iterable[str] = ()) -> frozenset[str]:
+    """The host names a server listening on `bound` answers to: this machine's, `bound` itself, and `extra`."""
+    names = {*LOCAL_HOSTS, *(host_name(name) for name in extra if name.strip())}
+    if bound not in _WILDCARDS:
+        names.add(host_name(bound if ":" not in bound or bound.startswith("[") else f"[{bound}]"))
+    return frozenset(names)
+
+
+class Doors:
+    """ASGI middleware: Host check (when `hosts` is given), HEAD answered as GET without a body, no-store caching."""
+
+    def __init__(self, app: Callable, hosts: frozenset[str] | None = None):
+        self.app = app
+        self.hosts = hosts  # None: any Host (an app built for tests or embedding; `scoutlab serve` always gives them)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        if self.hosts is not None:
+            header = next((value.decode("latin-1") for key, value in scope.get("headers", ()) if key == b"host"), "")
+            if host_name(header) not in self.hosts:
+                await _refuse_host(send, sorted(self.hosts))
+                return
+        head = scope["method"] == "HEAD"
+        if head:
+            scope = {**scope, "method": "GET"}  # the GET's status and headers, without its body
+        no_store = not scope["path"].startswith(_CACHEABLE)
+
+        async def send_at_the_door(message: Message) -> None:
+            if message["type"] == "http.response.start" and no_store:
+                headers = [(key, value) for key, value in message.get("headers", []) if key.lower() != b"cache-control"]
+                message = {**message, "headers": [*headers, (b"cache-control", b"no-store")]}
+            elif message["type"] == "http.response.body" and head:
+                message = {**message, "body": b""}
+            await send(message)
+
+        await self.app(scope, receive, send_at_the_door)
+
+
+async def _refuse_host(send: Send, hosts: list[str]) -> None:
+    names = ", ".join(f"[{name}]" if ":" in name else name for name in hosts)
+    error = f"This server answers only to the host names it was given ({names}); start it with --allowed-host NAME to add one."
+    body = json.dumps({"error": error}).encode()
+    await send({"type": "http.response.start", "status": 421, "headers": [
+        (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()), (b"cache-control", b"no-store"),
+    ]})
+    await send({"type": "http.response.body", "body": body})
+
+
+def bounded_h11(seconds: float = HEADER_SECONDS) -> Any:
+    """uvicorn's h11 protocol, closing a connection whose request headers take more than `seconds` to arrive."""
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class BoundedHeaders(H11Protocol):
+        _header_timer: Any = None
+
+        def connection_made(self, transport: Any) -> None:
+            super().connection_made(transport)
+            self._arm()  # a connection that sends nothing at all is closed too
+
+        def data_received(self, data: bytes) -> None:
+            if self._header_timer is None and (self.cycle is None or self.cycle.response_complete):
+                self._arm()  # the first bytes of a new request: its headers have `seconds` to be complete
+            super().data_received(data)
+
+        def handle_events(self) -> None:
+            before = self.cycle
+            super().handle_events()
+            if self.cycle is not before:  # a request's headers are complete: the app's own work is not bounded here
+                self._disarm()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+        def _arm(self) -> None:
+            self._disarm()
+            self._header_timer = self.loop.call_later(seconds, self._too_slow)
+
+        def _disarm(self) -> None:
+            if self._header_timer is not None:
+                self._header_timer.cancel()
+                self._header_timer = None
+
+        def _too_slow(self) -> None:
+            self._header_timer = None
+            if not self.transport.is_closing():
+                self.transport.close()
+
+    return BoundedHeaders
