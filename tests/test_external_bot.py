@@ -7,6 +7,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import sys
 import textwrap
 import time
@@ -153,6 +154,10 @@ def test_the_program_starts_on_the_first_decision_one_per_bot(tmp_path, rules):
     ("external", "bot 'external' needs a command: external:CMD"),
     ("external:no-such-program-here", "cannot run 'no-such-program-here': no such executable"),
     ("external:sh,timeout=0", "timeout must be a number of seconds above 0"),
+    ("external:sh,timeout=inf", "timeout must be a number of seconds above 0 and at most 86400, got inf"),
+    ("external:sh,timeout=nan", "timeout must be a number of seconds above 0 and at most 86400, got nan"),
+    ("external:sh,timeout=1e400", "timeout must be a number of seconds above 0 and at most 86400, got inf"),
+    ("external:sh,timeout=90000", "at most 86400, got 90000"),
     ("external:sh,speed=3", "bot 'external' takes a command and timeout=SECONDS, not speed"),
     ("external:sh 'unclosed", "No closing quotation"),
 ])
@@ -224,7 +229,8 @@ def test_an_external_opponent_in_the_terminal_game(tmp_path, monkeypatch, capsys
 
 def test_a_program_that_never_reads_cannot_hang_the_game(tmp_path, rules, capsys):
     """It answers without reading, so its input pipe fills: the write times out like a read would."""
-    spam = bot_script(tmp_path, "spam", "import sys\nwhile True:\n    sys.stdout.write('keep\\n'); sys.stdout.flush()\n")
+    # a line every 20 ms: fewer than it is asked for, so it is not stopped as a flood first
+    spam = bot_script(tmp_path, "spam", "import sys, time\nwhile True:\n    sys.stdout.write('keep\\n'); sys.stdout.flush(); time.sleep(0.02)\n")
     official = load_rules("official")
     bots = make_bots([f"{spam},timeout=0.5", f"{spam},timeout=0.5", "random"], official, 3, seed=2)
     started = time.monotonic()
@@ -316,3 +322,83 @@ def test_what_a_program_starts_ends_with_a_simulator_worker(tmp_path, capsys):
     while _processes_with(f"sleep {marker}") and time.monotonic() < deadline:
         time.sleep(0.05)
     assert _processes_with(f"sleep {marker}") == [], "pool workers end their bots' programs as they exit"
+
+
+@pytest.mark.parametrize("timeout", ["inf", "nan"])
+def test_an_endless_or_undefined_timeout_is_one_line(capsys, timeout):
+    assert main(["game", "--quiet", "--bots", f"external:sh,timeout={timeout},random,random"]) == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert f"timeout must be a number of seconds above 0 and at most 86400, got {timeout}" in err
+
+
+def test_a_program_flooding_short_lines_is_held_to_a_few_and_stopped(tmp_path, rules, capsys):
+    """It answers, then writes `keep` lines for ever: scoutlab keeps at most 16 of them, then stops it
+    (it grew from 43 to 139 MB in 24 s, a queue of every line)."""
+    from scoutlab.bots.external import MAX_PENDING_LINES
+
+    flood = bot_script(tmp_path, "flood", """
+        import json, sys
+        print(json.loads(sys.stdin.readline())["legal"][0], flush=True)
+        while True:
+            sys.stdout.write("keep\\n" * 64)
+            sys.stdout.flush()
+    """)
+    bot = make_bot(f"{flood},timeout=5", rules, 1)
+    state = rules.new_game(2, 1)
+    assert bot.act(state.view(0)) == state.legal_actions()[0]
+    time.sleep(1.0)  # a million lines' worth of time
+    assert bot._program.lines.qsize() <= MAX_PENDING_LINES + 2
+    assert bot.act(state.view(0)) in state.legal_actions()
+    assert f"wrote more than {MAX_PENDING_LINES} lines it was not asked for (one answer per request): stopped" in capsys.readouterr().err
+    assert bot.failed and bot._program is None
+
+
+def _setsid_bot(tmp_path: Path, marker: str, answer_delay: float = 0.0) -> str:
+    """A bot whose child leaves its session (setsid) to run `sleep MARKER`, then answers the first legal move."""
+    return bot_script(tmp_path, "setsid", f"""
+        import json, os, sys, time
+        if os.fork() == 0:
+            os.setsid()
+            os.execvp("sleep", ["sleep", {marker!r}])
+        for line in sys.stdin:
+            time.sleep({answer_delay})
+            print(json.loads(line)["legal"][0], flush=True)
+    """)
+
+
+def _gone(marker: str, within: float = 5.0) -> bool:
+    deadline = time.monotonic() + within
+    while _processes_with(f"sleep {marker}") and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return _processes_with(f"sleep {marker}") == []
+
+
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="needs /proc")
+def test_a_child_that_leaves_the_session_ends_with_the_game(tmp_path, capsys):
+    marker = f"{os.getpid() % 1000 + 779}.{time.time_ns() % 10**6}"
+    assert main(["game", "--quiet", "--bots", f"{_setsid_bot(tmp_path, marker)},random,random", "--seed", "3"]) == 0
+    assert _gone(marker), "a setsid child of the program outlived the game"
+
+
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="needs /proc")
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_what_a_program_started_dies_with_scoutlab_on_a_signal(tmp_path, signum):
+    import subprocess
+
+    marker = f"{os.getpid() % 1000 + 780 + signum}.{time.time_ns() % 10**6}"
+    background = _background_bot(tmp_path, marker + "1")
+    game = subprocess.Popen(
+        [sys.executable, "-m", "scoutlab.cli", "game", "--quiet", "--seed", "3",
+         "--bots", f"{_setsid_bot(tmp_path, marker + '2', answer_delay=0.3)},{background},random"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 20
+    while not (_processes_with(f"sleep {marker}1") and _processes_with(f"sleep {marker}2")) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _processes_with(f"sleep {marker}1") and _processes_with(f"sleep {marker}2"), "the programs did not start"
+    game.send_signal(signum)
+    _out, err = game.communicate(timeout=20)
+    assert game.returncode in (-signum, 128 + signum, 130), (game.returncode, err)
+    assert b"Traceback" not in err
+    assert _gone(marker + "1") and _gone(marker + "2"), "a program's processes outlived scoutlab"

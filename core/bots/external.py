@@ -6,13 +6,15 @@ notation), and writes back one line: an action in notation, e.g. `show 2-3` (or 
 JSON object `{"action": "show 2-3"}`). Its stderr passes through, for debugging.
 
 A program that cannot start, crashes, does not read its input or answer within
-`timeout` seconds (option `timeout=`, default 10), writes an answer line longer than
-64 KB, or answers something that is not a legal action is reported on stderr, naming
-the bot and the seat, and a random legal move is played instead, so the match goes
-on. After a failure to start, a crash, a hang or an endless line, the program is
-stopped (with its whole process group) and the fallback plays the rest of the game.
-When the bot is closed, the program's process group is ended even if the program
-exited by itself, so nothing it started outlives it. See docs/engine-protocol.md.
+`timeout` seconds (option `timeout=`, default 10, finite, at most a day), writes an
+answer line longer than 64 KB or more than 16 lines it was not asked for, or answers
+something that is not a legal action is reported on stderr, naming the bot and the
+seat, and a random legal move is played instead, so the match goes on. After a failure
+to start, a crash, a hang, an endless line or a flood, the program is stopped (with
+everything it started) and the fallback plays the rest of the game. When the bot is
+closed, or scoutlab exits or gets SIGTERM or SIGHUP, the program's process group and
+its descendants (even those that called setsid: see _kill_tree) are ended even if the
+program exited by itself, so nothing it started outlives it. See docs/engine-protocol.md.
 """
 
 from __future__ import annotations
@@ -20,9 +22,11 @@ from __future__ import annotations
 import atexit
 import contextlib
 import json
+import math
 import os
 import queue
 import random
+import secrets
 import shlex
 import shutil
 import signal
@@ -43,6 +47,20 @@ if TYPE_CHECKING:
     from scoutlab.rules import Rules
 
 DEFAULT_TIMEOUT = 10.0
+#: The longest `timeout=` accepted, in seconds (a day): a finite wait, so a stuck program always ends.
+MAX_TIMEOUT = 86_400.0
+#: Answer lines a program may have written and not yet been asked for; past them it is flooding, and is stopped.
+MAX_PENDING_LINES = 16
+
+
+def _seconds(value: Any) -> float | None:
+    """`value` as a finite number of seconds in (0, MAX_TIMEOUT], or None (inf, nan, 0, a bool, text, a huge int)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    if isinstance(value, int) and value.bit_length() > 64:
+        return None  # float() of it would overflow
+    seconds = float(value)
+    return seconds if math.isfinite(seconds) and 0 < seconds <= MAX_TIMEOUT else None
 
 
 class BotFailure(Exception):
@@ -60,8 +78,10 @@ class ExternalBot:
             raise BotError("bot 'external' needs a command: external:CMD, e.g. external:node examples/bots/greedy.js")
         if options:
             raise BotError(f"bot 'external' takes a command and timeout=SECONDS, not {', '.join(sorted(options))}")
-        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0:
-            raise BotError(f"bot external:{command}: timeout must be a number of seconds above 0, got {timeout!r}")
+        seconds = _seconds(timeout)
+        if seconds is None:
+            raise BotError(f"bot external:{excerpt(command)[1:-1]}: timeout must be a number of seconds above 0 and at most "
+                           f"{MAX_TIMEOUT:g}, got {excerpt(timeout)}")
         try:
             self.argv = shlex.split(command)
         except ValueError as exc:
@@ -71,7 +91,7 @@ class ExternalBot:
         self.name = f"external:{command}"
         self.rules = rules
         self.rng = rng
-        self.timeout = float(timeout)
+        self.timeout = seconds
         self.failed = False  # after a crash or a hang, the fallback plays on
         # Started on the first decision: a bot built in each simulator worker starts its own there.
         self._program: _Program | None = None
@@ -165,6 +185,7 @@ def _stop_all_in_this_process() -> None:
 
 
 _TOO_LONG = object()  # the reader's word for an answer line past MAX_BOT_ANSWER
+_FLOOD = object()  # the reader's word for more than MAX_PENDING_LINES lines written and not asked for
 
 
 class _Program:
@@ -175,10 +196,13 @@ class _Program:
     """
 
     def __init__(self, argv: list[str]):
+        self.mark = f"{os.getpid()}-{secrets.token_hex(8)}"  # in the environment of everything it starts (see _kill_tree)
+        _end_with_signals()
         try:
             self.process = subprocess.Popen(
                 argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                start_new_session=True,  # its own process group, killed as one
+                start_new_session=True,  # its own session and process group, killed as one
+                env={**os.environ, _MARK: self.mark},
             )
         except OSError as exc:
             raise BotFailure(f"could not start: {exc.strerror or exc}") from None
@@ -186,7 +210,9 @@ class _Program:
             raise BotFailure("could not start: no pipe to speak through")
         self.stdin: IO[bytes] = self.process.stdin
         self.stdout: IO[bytes] = self.process.stdout
-        self.lines: queue.Queue[Any] = queue.Queue()  # answer lines, _TOO_LONG, or None at the end
+        # Answer lines, _TOO_LONG, _FLOOD or None at the end; bounded, so a program that writes lines nobody
+        # asked for holds at most MAX_PENDING_LINES of them (64 KB each) in scoutlab's memory, then is stopped.
+        self.lines: queue.Queue[Any] = queue.Queue(MAX_PENDING_LINES + 2)
         self.outbox: queue.Queue[bytes | None] = queue.Queue()  # requests; None closes its stdin
         self.sent: queue.Queue[bool] = queue.Queue()  # one per request: written or not
         self.writing = False  # a request is handed to the writer and not yet written
@@ -201,6 +227,9 @@ class _Program:
         while line := self.stdout.readline(MAX_BOT_ANSWER + 1):
             if len(line) > MAX_BOT_ANSWER and not line.endswith(b"\n"):
                 self.lines.put(_TOO_LONG)  # read no further: the program is stopped on this answer
+                return
+            if self.lines.qsize() >= MAX_PENDING_LINES:
+                self.lines.put(_FLOOD)  # read no further: its pipe fills and it waits until it is stopped
                 return
             self.lines.put(line.decode("utf-8", "replace"))
         self.lines.put(None)  # end of output: the program closed stdout or exited
@@ -238,6 +267,8 @@ class _Program:
             raise BotFailure(f"gave no answer within {timeout:g} s") from None
         if line is _TOO_LONG:
             raise BotFailure(f"answered a line longer than {megabytes(MAX_BOT_ANSWER)} ({MAX_BOT_ANSWER:,} bytes)")
+        if line is _FLOOD or self.lines.qsize() >= MAX_PENDING_LINES:
+            raise BotFailure(f"wrote more than {MAX_PENDING_LINES} lines it was not asked for (one answer per request)")
         if line is None:
             raise BotFailure(self._gone())
         return line
@@ -259,7 +290,7 @@ class _Program:
         else:
             self.outbox.put(None)
         _exited(process, grace)
-        _kill_group(process)
+        _kill_tree(process, self.mark)
         self.outbox.put(None)
         for thread in (self.writer, self.reader):
             thread.join(timeout=1)
@@ -288,13 +319,100 @@ def _exited(process: subprocess.Popen, grace: float) -> bool:
         time.sleep(0.01)
 
 
-def _kill_group(process: subprocess.Popen) -> None:
-    """Kill the program's whole process group: a shell script's children (e.g. jq, or `sleep &`) go with it."""
-    try:
-        if hasattr(os, "killpg"):
-            os.killpg(process.pid, signal.SIGKILL)
-        else:
-            process.kill()
-    except (ProcessLookupError, PermissionError):
-        pass  # the group is already gone
+_MARK = "SCOUTLAB_BOT_PROCESS"
+
+
+def _kill_tree(process: subprocess.Popen, mark: str) -> None:
+    """Kill the program and everything it started, then reap it.
+
+    Its process group goes first (a shell script's children, `sleep &`). A child that called setsid
+    has left the group and, once the program exits, its parent link too (it is adopted by init), so
+    without cgroups nothing in the kernel still ties it to the program. Two things do: while the
+    program lives (it is not reaped until the end of this function, so even after it exits its
+    pid, group and session ids cannot be reused), /proc names its descendants by parent pid; and
+    every process it starts inherits its environment, where `mark` (unique to this program) is
+    set. So /proc is scanned for processes in its session or group, below it by parent pid, or
+    carrying the mark, and each is killed; the scan repeats until it finds none (a fork between
+    scan and kill is caught by the next). A descendant that both setsids and clears its
+    environment after its parent has exited escapes; a cgroup would be needed for that. A
+    subreaper (PR_SET_CHILD_SUBREAPER) was not used: it would change how every orphan of the
+    whole scoutlab process is reparented, including the simulator's pool workers'.
+    """
+    with contextlib.suppress(ProcessLookupError, PermissionError, AttributeError):
+        os.killpg(process.pid, signal.SIGKILL)
+    if os.path.isdir("/proc/self"):
+        for _ in range(10):
+            found = _tree_of(process.pid, mark)
+            if not found:
+                break
+            for pid in found:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        process.kill()
     process.wait()
+
+
+def _tree_of(root: int, mark: str) -> list[int]:
+    """Live processes (not zombies) started by `root`: by session, group, parent links or the environment mark."""
+    parents: dict[int, int] = {}
+    chosen: set[int] = set()
+    wanted = f"{_MARK}={mark}".encode()
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit() or int(entry.name) in (root, os.getpid()):
+            continue
+        pid = int(entry.name)
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as stat_file:
+                fields = stat_file.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            continue  # gone meanwhile
+        if fields[0] == b"Z":
+            continue  # already dead: only its parent's wait is missing
+        parent, group, session = int(fields[1]), int(fields[2]), int(fields[3])
+        parents[pid] = parent
+        if root in (group, session):
+            chosen.add(pid)
+            continue
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as environ:
+                if wanted in environ.read().split(b"\0"):
+                    chosen.add(pid)
+        except OSError:
+            pass  # another user's process, or gone: not ours to read (nor to kill)
+    below = {root}
+    grew = True
+    while grew:
+        grew = False
+        for pid, parent in parents.items():
+            if parent in below and pid not in below:
+                below.add(pid)
+                grew = True
+    return sorted(chosen | (below - {root}))
+
+
+_signals_hooked = False
+
+
+def _end_with_signals() -> None:
+    """On SIGTERM or SIGHUP, stop every program (and what it started), then die of the signal as before.
+
+    Python's default for those signals ends the process at once, skipping atexit, so the programs'
+    sessions would live on. SIGINT raises KeyboardInterrupt, which unwinds to atexit (_stop_all).
+    Only a signal left at its default is taken over, and only from the main thread (where Python runs handlers).
+    """
+    global _signals_hooked
+    if _signals_hooked or threading.current_thread() is not threading.main_thread():
+        return
+    _signals_hooked = True
+    for signum in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+        if signum is not None and signal.getsignal(signum) == signal.SIG_DFL:
+            signal.signal(signum, _stop_and_die)
+
+
+def _stop_and_die(signum: int, _frame: Any) -> None:
+    for program in list(_running):
+        with contextlib.suppress(Exception):
+            program.close(grace=0)
+    signal.signal(signum, signal.SIG_DFL)
+    os.kill(os.getpid(), signum)
