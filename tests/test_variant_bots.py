@@ -309,3 +309,15 @@ def test_compare_tune_fits_only_the_variants_without_weights(tmp_path):
     assert [(t.variant, t.players) for t in done] == [("capture-two", 3)]  # official needs none: its weights are its own
     assert lines[0].startswith("tuning capture-two for 3 players") and skilled.tuning(load_rules(str(spec)), 3) == "tuned"
     assert tune_untuned([("official", None), (str(spec), None)], False, workers=1, report=lines.append) == []
+
+
+@pytest.mark.parametrize(("name", "players"), [("house-runs-first", 4), ("two-player-28", 2)])
+def test_the_shipped_tunings_beat_the_official_weights_in_their_variant(name, players):
+    """On game seeds no tuning played (run seed 777, as benchmarks/variant_bots.py), more than the even share."""
+    from scoutlab.sim.stats import wilson
+    from scoutlab.sim.tune import play_share
+
+    games = 400
+    wins = play_share(json.dumps(load_rules(name).spec.doc), players, "skilled", 777, 0, games)
+    low, _ = wilson(wins, games)
+    assert low > 1 / players, f"{name}: {wins / games:.1%} of {games} games"
