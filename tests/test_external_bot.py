@@ -229,8 +229,19 @@ def test_an_external_opponent_in_the_terminal_game(tmp_path, monkeypatch, capsys
 
 def test_a_program_that_never_reads_cannot_hang_the_game(tmp_path, rules, capsys):
     """It answers without reading, so its input pipe fills: the write times out like a read would."""
-    # a line every 20 ms: fewer than it is asked for, so it is not stopped as a flood first
-    spam = bot_script(tmp_path, "spam", "import sys, time\nwhile True:\n    sys.stdout.write('keep\\n'); sys.stdout.flush(); time.sleep(0.02)\n")
+    # One answer each time more input is waiting (FIONREAD), without reading it: answers as asked, so it
+    # is not stopped as a flood, until its input pipe is full and the next request cannot be written.
+    spam = bot_script(tmp_path, "spam", """
+        import array, fcntl, termios, time
+        last = 0
+        while True:
+            waiting = array.array("i", [0])
+            fcntl.ioctl(0, termios.FIONREAD, waiting)
+            if waiting[0] > last:
+                last = waiting[0]
+                print("keep", flush=True)
+            time.sleep(0.005)
+    """)
     official = load_rules("official")
     bots = make_bots([f"{spam},timeout=0.5", f"{spam},timeout=0.5", "random"], official, 3, seed=2)
     started = time.monotonic()

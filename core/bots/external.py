@@ -251,6 +251,8 @@ class _Program:
 
     def ask(self, request: str, timeout: float) -> str:
         """Send one line and wait for one line back, both within `timeout` s; BotFailure if it fails."""
+        if self.lines.qsize() >= MAX_PENDING_LINES:  # lines written since the last answer, none of them asked for
+            raise BotFailure(f"wrote more than {MAX_PENDING_LINES} lines it was not asked for (one answer per request)")
         deadline = time.monotonic() + timeout
         self.writing = True
         self.outbox.put((request + "\n").encode("utf-8"))
@@ -267,7 +269,7 @@ class _Program:
             raise BotFailure(f"gave no answer within {timeout:g} s") from None
         if line is _TOO_LONG:
             raise BotFailure(f"answered a line longer than {megabytes(MAX_BOT_ANSWER)} ({MAX_BOT_ANSWER:,} bytes)")
-        if line is _FLOOD or self.lines.qsize() >= MAX_PENDING_LINES:
+        if line is _FLOOD:
             raise BotFailure(f"wrote more than {MAX_PENDING_LINES} lines it was not asked for (one answer per request)")
         if line is None:
             raise BotFailure(self._gone())
