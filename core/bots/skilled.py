@@ -77,7 +77,7 @@ def tuning(rules: Rules, players: int) -> str:
     return "reference" if tuned.play_digest(rules) == _reference_digests[reference] else "untuned"
 
 
-# Every option a user may set (`skilled:capture=1.5`), with the three-to-five player weights as defaults.
+# Every option a user may set (`skilled:capture=1.5`), the 4-player weights as the defaults shown in messages.
 DEFAULTS: dict[str, Any] = {**NOT_POINTS, **default_weights(4)}
 DEFAULTS["sns_scouts"] = 4  # Scout & Shows weighed: after this many of the best scouts
 DEFAULTS["weights"] = "variant"  # or "official": the official game's weights, unscaled, untuned
