@@ -1,6 +1,6 @@
 """Soak test of the shipped bots: do they ever play a round to the turn cap?
 
-RULES.md 4: the cap must never trigger in ordinary play by sensible bots, and one capped
+docs/rules.md §4: the cap must never trigger in ordinary play by sensible bots, and one capped
 round outweighs a whole normal game. This plays many games of every shipped variant and
 player count for each lineup of bots and counts the rounds that ended by the turn cap,
 with a 95% Wilson interval on the rate. It is a benchmark, not a timed test: the default

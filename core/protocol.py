@@ -54,7 +54,7 @@ def round_end_json(end: RoundEnd) -> dict[str, Any]:
 
 
 def view_to_json(view: View, rules: Rules) -> dict[str, Any]:
-    """Everything one seat may know (RULES.md 10.9), as JSON: cards and actions in notation, seats from 0."""
+    """Everything one seat may know (docs/rules.md §10.9), as JSON: cards and actions in notation, seats from 0."""
     decode = rules.codec.decode
     return {
         "seat": view.seat,

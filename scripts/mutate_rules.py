@@ -1,7 +1,7 @@
 """Mutation testing of the rules: does the suite notice a plausible rule bug?
 
-Each mutation below is one bug a careful engineer could write (RULES.md section in its
-note). For each, alone, the script copies the package (core/, plugins/, variants/,
+Each mutation below is one bug a careful engineer could write (the section of docs/rules.md
+it breaks in its note). For each, alone, the script copies the package (core/, plugins/, variants/,
 schemas/) and the tests into a temporary directory, applies the edit to the copy, and
 runs the rules tests against the copy with the pure-Python source (SCOUTLAB_PURE=1, so an
 edit to legal.py takes effect). A mutation the tests fail on is killed; one they pass is
@@ -43,13 +43,13 @@ TIMEOUT = 900  # seconds per mutant: a mutant that hangs the tests counts as kil
 
 class Mutation(NamedTuple):
     name: str
-    rule: str  # which rule it breaks, RULES.md section
+    rule: str  # which rule it breaks: its section of docs/rules.md
     old: str  # exact source text, found once in the package
     new: str
 
 
 MUTATIONS = [
-    # -- round end (RULES.md 4, 7) ---------------------------------------------------------------
+    # -- round end (docs/rules.md §4, §7) --------------------------------------------------------
     Mutation("opponent-stuck-after-show-only", "7(ii): stuck on the extra turn after a scout also ends the round",
              "    return not state.legal_actions()",
              '    return state.last_kind != "scout" and not state.legal_actions()'),
@@ -70,7 +70,7 @@ MUTATIONS = [
              "ended = t.last_kind == SCOUT and t.to_act == t.last_shower", "ended = t.last_kind == SCOUT"),
     Mutation("hand-emptied-checks-the-next-seat-in-the-loop", "4(i): the hand emptied is the shower's",
              "not t.hands[t.last_seat]", "not t.hands[t.to_act]"),
-    # -- scoring (RULES.md 5, 7, 10.1) -----------------------------------------------------------
+    # -- scoring (docs/rules.md §5, §7, §10.1) ---------------------------------------------------
     Mutation("no-exemption", "5, 10.1: the owner of the last show loses nothing for their hand",
              '+ (0 if i == exempt else in_hand[i] * t.points_in_hand)', '+ in_hand[i] * t.points_in_hand'),
     Mutation("exempt-the-active-set-owner", "10.2: exempt when the last scout emptied the set too",
@@ -79,7 +79,7 @@ MUTATIONS = [
              '+ t.chips_held[i] * t.points_unspent', '+ 0'),
     Mutation("ties-have-one-winner", "6: tied players share the victory",
              "return [i for i, t in enumerate(self.totals) if t == best]", "return [self.totals.index(best)]"),
-    # -- show and scout (RULES.md 3A, 3B, 7) -----------------------------------------------------
+    # -- show and scout (docs/rules.md §3A, §3B, §7) ---------------------------------------------
     Mutation("owner-keeps-the-beaten-set", "3A: the shower captures the beaten set",
              't.captured[seat].extend(t.active)', 't.captured[t.active_owner].extend(t.active)'),
     Mutation("scout-chip-to-the-scout", "3B: the owner of the active set receives the Scout chip",
@@ -92,7 +92,7 @@ MUTATIONS = [
              't.chips_held[seat] > 0)', 't.chips_held[seat] >= 0)'),
     Mutation("extra-turn-after-a-show-too", "7: the extra turn follows a scout only",
              'stays = t.extra_turn and kind == SCOUT', 'stays = t.extra_turn'),
-    # -- strength (RULES.md 3A, 10.4, 10.8) ------------------------------------------------------
+    # -- strength (docs/rules.md §3A, §10.4, §10.8) ----------------------------------------------
     Mutation("equal-single-beats", "3A.4, 10.8: equal strength never beats",
              "if SINGLE_KEY + v > beat_key:", "if SINGLE_KEY + v >= beat_key:"),
     Mutation("equal-set-beats", "3A.4, 10.8: equal strength never beats",
@@ -107,14 +107,14 @@ MUTATIONS = [
              "elif step == 1 or step == -1:", "elif step != 0 and -2 <= step <= 2:"),
     Mutation("zig-zag-runs", "3A, 10.4: a run never changes direction",
              "while j < n and tops[j] - prev == step:", "while j < n and abs(tops[j] - prev) == 1:"),
-    # -- Scout & Show (RULES.md 3C, 10.3) --------------------------------------------------------
+    # -- Scout & Show (docs/rules.md §3C, §10.3) -------------------------------------------------
     Mutation("scout-and-show-beats-the-set-before-the-scout", "3C, 10.3: the show beats the set as it is after the scout",
              "beat = active_set_key(active[:-1] if end else active[1:])", "beat = active_set_key(active)"),
     Mutation("scout-and-show-chip-not-spent", "3C: Scout & Show once per player per round",
              '        t.scout_show_chips[seat] -= 1\n', ''),
     Mutation("scout-and-show-without-a-chip", "3C, 7: no Scout & Show without its chip",
              '_may_scout(t, seat), t.scout_show_chips[seat] > 0,', '_may_scout(t, seat), True,'),
-    # -- deck, deal, hand flip, rounds (RULES.md 1, 2, 6, 10.5-10.7) -----------------------------
+    # -- deck, deal, hand flip, rounds (docs/rules.md §1, §2, §6, §10.5-§10.7) -------------------
     Mutation("removal-misses-bottom-numbers", "1, 10.6: every card with a removed number leaves the deck",
              "if c >> SHIFT == n or c & MASK == n", "if c >> SHIFT == n"),
     Mutation("no-random-orientation", "1, 10.5: shuffling randomises orientation",
@@ -226,7 +226,7 @@ def main() -> int:
             print(f"{index:>3}. {verdict:<9}{m.name:<48} {path.relative_to(work / 'site')}  ({seconds:.0f} s)", flush=True)
             if passed:
                 survivors.append(m)
-                print(f"       no test guards RULES.md {m.rule}")
+                print(f"       no test guards this rule of docs/rules.md: {m.rule}")
             elif args.verbose:
                 print("       " + detail.replace("\n", "\n       "))
             shutil.rmtree(work)

@@ -1,4 +1,4 @@
-"""No shipped bot loops (RULES.md 4: the turn cap must never trigger in ordinary play by sensible bots).
+"""No shipped bot loops (docs/rules.md §4: the turn cap must never trigger in ordinary play by sensible bots).
 
 A bot back in a position it played before in the round plays another move
 (`scoutlab.bots.cycles`). benchmarks/soak.py measures the turn-cap rate over many games;

@@ -104,7 +104,7 @@ def test_every_card_is_somewhere_exactly_once(variant: str) -> None:
 
 
 def test_two_player_round_two_deals_exactly_the_cards_set_aside() -> None:
-    """RULES.md 10.7 holds for positions too: what round 1 did not show is round 2's deal."""
+    """docs/rules.md §10.7 holds for positions too: what round 1 did not show is round 2's deal."""
     rules = load_rules("two-player")
     game = rules.new_game(2, seed=5)
     game.apply_text("keep")

@@ -150,7 +150,7 @@ def test_a_refusal_that_leaves_a_trace_is_caught():
 
 
 def test_stuck_on_the_extra_turn_ending_as_no_legal_action_is_caught():
-    """The rule bug that once survived: opponent_stuck checked only right after a show (RULES.md 7)."""
+    """The rule bug that once survived: opponent_stuck checked only right after a show (docs/rules.md §7)."""
     rules = copy.copy(RULES["two-player"])
     rules.end_checks = [
         (name, (lambda state: state.last_kind != "scout" and not state.legal_actions()) if name == "opponent_stuck" else check,

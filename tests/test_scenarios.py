@@ -1,4 +1,4 @@
-"""The rules of RULES.md as data: every case in tests/scenarios/*.yaml, run against the engine.
+"""The rules of docs/rules.md as data: every case in tests/scenarios/*.yaml, run against the engine.
 
 Case files (a position, actions, what must follow) and deck files (facts about decks and
 deals) are run by scoutlab.testing.scenarios, whose docstring describes the format;
@@ -19,7 +19,7 @@ from scoutlab.testing.scenarios import check_deal, load_scenario_file, run_case
 
 SCENARIOS = Path(__file__).resolve().parent / "scenarios"
 
-# The sections of RULES.md every rule of which some case must name in its `rule:`.
+# The sections of docs/rules.md every rule of which some case must name in its `rule:`.
 SECTIONS = ["1", "2", "3A", "3B", "3C", "4", "5", "6", "7", "8"] + [f"10.{i}" for i in range(1, 10)]
 
 # The runner lives in scoutlab.testing.scenarios, so plugin authors run their own files with it.
@@ -48,11 +48,11 @@ def test_case(scenario, index: int) -> None:
 
 
 def test_every_section_has_cases() -> None:
-    """Each section of RULES.md (and each edge case of section 10) is named by some case's `rule`."""
+    """Each section of docs/rules.md (and each edge case of §10) is named by some case's `rule`."""
     named = " ".join(case["rule"] for _, doc, _ in DOCUMENTS for case in doc.get("cases", []))
     named += " " + " ".join(doc.get("rule", "") for _, doc, _ in DOCUMENTS if "deals" in doc)
     missing = [s for s in SECTIONS if not re.search(rf"(?<![\d.]){re.escape(s)}(?![\d])", named)]
-    assert not missing, f"no scenario names RULES.md section(s) {missing}"
+    assert not missing, f"no scenario names these sections of docs/rules.md: {missing}"
 
 
 def test_case_ids_are_unique_and_readable() -> None:
@@ -63,7 +63,7 @@ def test_case_ids_are_unique_and_readable() -> None:
 
 
 def test_a_view_holds_only_public_fields() -> None:
-    """RULES.md 10.9: nothing in a View names another seat's cards or the undealt cards."""
+    """docs/rules.md §10.9: nothing in a View names another seat's cards or the undealt cards."""
     public = {"seat", "players", "variant", "round", "rounds", "phase", "to_act", "starting_seat", "turn", "hand",
               "hand_sizes", "active", "active_owner", "chips_received", "chips_held", "scout_show_chips",
               "captured", "totals", "history", "round_ends", "legal"}

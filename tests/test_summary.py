@@ -96,7 +96,7 @@ SHIPPED_FACTS = {
         "To scout you pay one of your own Scout chips into the supply; with no Scout chip left you cannot scout.",
         "After a scout you act again: you may scout again or show.",
         "There is no Scout & Show.",
-        # RULES.md 7 (ii): stuck after a show, and stuck on the extra turn after a scout; both exempt.
+        # docs/rules.md §7(ii): stuck after a show, and stuck on the extra turn after a scout; both exempt.
         "      - the player to act could neither show nor scout, after a show or on the extra turn after a scout",
         "loses nothing for the cards in their hand when the round ends this way: the player to act could "
         "neither show nor scout, after a show or on the extra turn after a scout.",

@@ -1,4 +1,4 @@
-"""Property: no response the browser gets ever holds a card its seat may not see (RULES.md 10.9).
+"""Property: no response the browser gets ever holds a card its seat may not see (docs/rules.md §10.9).
 
 A seat may see its own hand, the active set, and every card that has been shown on
 the table at some time in the match. It may not see another seat's cards that were

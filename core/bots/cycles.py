@@ -3,7 +3,7 @@
 Sensible bots can still loop. With four heuristic bots (official rules, seed 20050) the
 table went round a 5-turn cycle until the turn cap: show a single 9, scout it, show a
 pair, scout it, scout the set empty, and again, every position coming back exactly,
-each bot choosing what it chose before. RULES.md 4: the cap must never trigger in
+each bot choosing what it chose before. docs/rules.md §4: the cap must never trigger in
 ordinary play by sensible bots.
 
 `Positions` remembers, per round, every position this seat has acted in (what its View

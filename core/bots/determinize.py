@@ -1,6 +1,6 @@
 """What a seat knows about the hidden cards, and sampling the hidden cards consistently with it.
 
-A seat sees its own hand, the active set and the public history (RULES.md 10.9). From
+A seat sees its own hand, the active set and the public history (docs/rules.md §10.9). From
 the history it can follow cards it has seen: a card scouted from an active set it knew
 sits, face known, at a known position in the scout's hand; a set it knew that was beaten
 is out of play for this round. `Knowledge` replays the round's public history with the

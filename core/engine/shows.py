@@ -12,7 +12,7 @@ from scoutlab.engine.legal import run_key, set_key
 
 
 def builtin_kind(values: tuple[int, ...] | list[int]) -> str:
-    """"set", "run" or "invalid" for top numbers left to right (RULES.md 3A)."""
+    """"set", "run" or "invalid" for top numbers left to right (docs/rules.md §3A)."""
     first = values[0]
     if all(v == first for v in values):
         return "set"

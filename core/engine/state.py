@@ -2,7 +2,7 @@
 
 Moves go in only through `apply`, which refuses an illegal action with the rule it
 breaks and leaves the state untouched. `legal_actions` lists every legal action code
-for the seat to act; `view(seat)` is everything that seat may know (RULES.md 10.9).
+for the seat to act; `view(seat)` is everything that seat may know (docs/rules.md §10.9).
 """
 
 from __future__ import annotations

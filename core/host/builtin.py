@@ -37,7 +37,7 @@ def everyone_scouted(state) -> bool:
 
 def opponent_stuck(state) -> bool:
     """(ii, two players) The player to act can neither show nor scout: after a show, or on the
-    extra turn after a scout (RULES.md 7), where the owner of the active set is the last shower."""
+    extra turn after a scout (docs/rules.md §7), where the owner of the active set is the last shower."""
     return not state.legal_actions()
 
 

@@ -1,7 +1,7 @@
 """What the terminal game prints: the table, a hand, the legal moves, a round's end and the standings.
 
 Pure functions of one seat's `View` (plus the rules and the seats' names), so the
-terminal shows a player exactly what that seat may know (RULES.md 10.9). Every
+terminal shows a player exactly what that seat may know (docs/rules.md §10.9). Every
 word goes through the i18n gettext `_`; numbers and notation are never translated.
 """
 

@@ -27,7 +27,7 @@ from scoutlab.rules import Rules, load_rules
 
 Step = Callable[[GameState, random.Random], None]
 
-# RULES.md 4, 5 and 7: (ii) spares the owner of the last show, (i) and the cap spare nobody.
+# docs/rules.md §4, §5 and §7: (ii) spares the owner of the last show, (i) and the cap spare nobody.
 BUILTIN_EXEMPTS = {"hand_emptied": False, "everyone_scouted": True, "opponent_stuck": True}
 
 
@@ -241,8 +241,8 @@ def _last_show_seat(state: GameState) -> int | None:
 
 
 def _builtin_holds(name: str, state: GameState) -> bool:
-    """Whether a built-in end condition holds after the last action, from the rules' text (RULES.md
-    4 and 7) and the history, never from the engine's own check or bookkeeping (`last_kind`, ...)."""
+    """Whether a built-in end condition holds after the last action, from the rules' text
+    (docs/rules.md §4 and §7) and the history, never from the engine's own check or bookkeeping (`last_kind`, ...)."""
     _, seat, code = state.history[-1]
     action = state.rules.codec.decode(code)
     showed = isinstance(action, Show) or (isinstance(action, ScoutShow) and action.show is not None)
@@ -279,7 +279,7 @@ def due_round_end(state: GameState) -> str | None:
 def assert_round_ends_explained(state: GameState) -> None:
     """Replay a game played from its seed, checking after every action that the round ended exactly
     when the variant's own end conditions say (`due_round_end`), for that reason, with the turn
-    passed as RULES.md says (to the next seat, or, after a scout with an extra turn, the same seat).
+    passed as docs/rules.md §2 and §7 say (to the next seat, or, after a scout with an extra turn, the same seat).
     """
     rules = state.rules
     again = _Watched(rules, state.players, state.seed)

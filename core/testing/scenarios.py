@@ -5,7 +5,7 @@ A case file holds `cases:`, each a position (inline, see docs/positions.md), an 
 with an `error` substring, or fields of the state after the actions (seats count
 from 1, as in positions). A file may give a default `variant:` for its cases.
 
-A deck file holds `deals:`, facts about decks and deals (RULES.md 1, 2 and 6) checked
+A deck file holds `deals:`, facts about decks and deals (docs/rules.md §1, §2 and §6) checked
 against `rules.new_game(...)` and against whole games played to their last round.
 
 `run_scenario_file(path)` runs every case and deal of a file; a broken expectation

@@ -1,7 +1,7 @@
 """What the browser receives: one seat's view of a match as JSON, with its words in the player's language.
 
 Everything here is built from `state.view(seat)` and the match's public log, so the
-browser never gets another seat's cards or the undealt cards (RULES.md 10.9).
+browser never gets another seat's cards or the undealt cards (docs/rules.md §10.9).
 Cards travel as `{"t": top, "b": bottom}`.
 """
 

@@ -1,4 +1,4 @@
-"""The two-player How-to-play page, as a person reads it: both cases of round end (ii) (RULES.md 7),
+"""The two-player How-to-play page, as a person reads it: both cases of round end (ii) (docs/rules.md §7),
 in every language, at desktop and phone width."""
 
 from __future__ import annotations
