@@ -33,6 +33,14 @@ MISFORMED = [
     (re.compile(r"docs/rules\.md\s*\n\W*§"), "keep a citation on one line"),
     (re.compile(r"(?<!docs/)\brules\.md\s§"), "cite as docs/rules.md §N"),
 ]
+# Files that still cite the old digest, each with why it waits. The test fails once one no longer does,
+# so the entry goes when the file is changed.
+PENDING = {
+    # Compiled by mypyc (setup.py) and stamped with its SHA-256: any edit makes the installed build
+    # stale (pure Python, with a warning) until it is rebuilt, so it changes with the next edit of turns.py.
+    "core/engine/turns.py": 1,
+    "docs/bots.md": 2,  # others' uncommitted edits in progress when the citations moved
+}
 SKIP_DIRS = {".git", ".venv", "build", "dist", "node_modules", "__pycache__", ".pytest_cache", ".mypy_cache",
              ".ruff_cache", ".hypothesis"}
 
@@ -112,9 +120,13 @@ def test_no_citation_of_the_old_rules_digest_or_in_another_form() -> None:
         if path == Path(__file__).resolve():
             continue  # its examples of what is refused
         name = path.relative_to(ROOT)
-        for number, line in enumerate(text.splitlines(), 1):
-            if OLD in line:
-                wrong.append(f"{name}:{number}: cites {OLD}, not docs/rules.md: {line.strip()}")
+        old = [f"{name}:{number}: cites {OLD}, not docs/rules.md: {line.strip()}"
+               for number, line in enumerate(text.splitlines(), 1) if OLD in line]
+        if name.as_posix() in PENDING:
+            if len(old) != PENDING[name.as_posix()]:
+                wrong.append(f"{name}: {len(old)} citations of {OLD} where PENDING says {PENDING[name.as_posix()]}")
+        else:
+            wrong += old
         for pattern, fix in MISFORMED:
             wrong += [f"{name}:{_line(text, m.start())}: {fix}: {m[0]!r}" for m in pattern.finditer(text)]
     assert wrong == []
