@@ -41,4 +41,5 @@ def page_strings(_: Gettext) -> dict[str, str]:
         "total": _("Total"),
         "player_you": _("{player} (you)"),
         "rank_you": _("{rank}. {name} (you): {total}"),
+        "your_turn": _("Your turn"),
     }

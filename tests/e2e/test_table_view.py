@@ -2,8 +2,9 @@
 hand on one row, nothing clipped, the message line and the whole active set in view, the header
 on one line, no page overflow, at each moment of a match (the flip choice, a turn, a scout being
 placed, the score sheet, a round's end, the final standings); every card of a 12-card hand and every
-gap of a scout at least 44 px each way where a finger taps; the round-end screen back after a
-reload; axe-core with no serious violation. The header is measured on the other pages too.
+gap of a scout at least 44 px tall where a finger taps, and 44 px wide at 1366 px (20 px on a phone,
+where the hand is one overlapped row); the round-end screen back after a reload; axe-core with no
+serious violation. The header is measured on the other pages too.
 
 The match is moved on through the HTTP API from inside the page (as a second tab would), and
 the page under test follows it live: that is also the test that a tab follows the server.
@@ -19,6 +20,7 @@ from seen import AXE, axe_violations, header_problems, hit_areas, measure
 LANGUAGES = ["en", "ar", "fa", "el", "bg"]
 SIZES = [(1366, 768), (390, 844)]
 TOUCH = 44  # px each way: the smallest target a finger hits reliably (Apple's guideline; WCAG 2.5.5)
+STRIP = 20  # px: the narrowest strip of an overlapped card or gap in a phone's one-row hand (a card's corner numbers fit)
 
 # One move for the browser's seat, or one bot move, through the API; returns the new state.
 STEP = """async ([token, scout]) => {
@@ -65,12 +67,12 @@ def check(page, name: str) -> None:
         assert axe_violations(page) == [], name
 
 
-def small_targets(page, selector: str, tag: str) -> list[dict]:
-    """The elements whose tappable part is under TOUCH px either way; prints every size, for the record."""
+def small_targets(page, selector: str, tag: str, min_width: int = TOUCH) -> list[dict]:
+    """The elements whose tappable part is narrower than min_width or shorter than TOUCH px; prints every size, for the record."""
     areas = hit_areas(page, selector)
     assert areas, f"{tag}: nothing matches {selector}"
     print(f"{tag} {selector}: " + " ".join(f"{a['width']}x{a['height']}" for a in areas))
-    return [a for a in areas if a["width"] < TOUCH or a["height"] < TOUCH]
+    return [a for a in areas if a["width"] < min_width or a["height"] < TOUCH]
 
 
 def following(page, ply: int) -> None:
@@ -104,7 +106,9 @@ def test_every_moment_of_a_match_fits_the_window(server, browser, lang, size):
         page.click("#continue")
     page.wait_for_selector("#show:not([hidden])")
     check(page, f"{tag}-2-turn")
-    assert small_targets(page, "#hand button.card", f"{tag}-2-turn") == []
+    # The hand is one row that never scrolls (issue 29): on a phone an overlapped card is a strip as wide as its corner
+    # numbers need and as tall as a finger; at 1366 px every card is a whole 44 px target.
+    assert small_targets(page, "#hand button.card", f"{tag}-2-turn", min_width=STRIP if phone else TOUCH) == []
     # Scouting: pick an end card, put it in a gap, turn it over; all of it in view, targets big enough to touch.
     page.click("#active button[data-end]")
     page.click("#gaps button[data-gap='2']")
@@ -113,7 +117,7 @@ def test_every_moment_of_a_match_fits_the_window(server, browser, lang, size):
     check(page, f"{tag}-3-scouting")  # the whole active set and the message line in view among the rest
     assert page.locator("#active .card").count() >= 1
     # Every gap the card can move to; the chosen one lies under the card itself (tapping it would change nothing).
-    assert small_targets(page, "#gaps button:not(.chosen)", f"{tag}-3-scouting") == []
+    assert small_targets(page, "#gaps button:not(.chosen)", f"{tag}-3-scouting", min_width=STRIP if phone else TOUCH) == []
     if phone:
         for control in ["#move-left", "#move-right", "#confirm", "#cancel", "#turn"]:
             box = page.locator(control).bounding_box()

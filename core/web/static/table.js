@@ -10,7 +10,7 @@
   const serverDelay = Number(game.dataset.delay) || 0;
   const S = JSON.parse(document.getElementById("strings").textContent);
   const $ = (id) => document.getElementById(id);
-  const handWrap = game.querySelector(".hand-wrap"); // the hand and its gaps; it scrolls when the hand is too long to tap
+  const handWrap = game.querySelector(".hand-wrap"); // the hand and its gaps
   const fill = (text, values) => text.replace(/\{(\w+)\}/g, (whole, key) => (key in values ? values[key] : whole));
   const isolate = (text) => "\u2066" + text + "\u2069";
 
@@ -24,6 +24,8 @@
   let lastEvent = null; // the move highlighted and captioned
   let myLastEvent = null; // this seat's own last move, highlighted until its next one
   let skipping = false; // "skip to my turn": bots move at once, without animation
+  let roving = 0; // the hand's card that Tab reaches (the others are a keyboard arrow away: one Tab stop for the hand)
+  const baseTitle = document.title;
   const seenKey = "scoutlab-round-ends-" + token;
   const stored = localStorage.getItem(seenKey);
   let seenEnds = stored === null ? -1 : Number(stored);
@@ -197,10 +199,7 @@
     draw();
     // The hand's side grows while a card is placed; where that leaves the table's middle short, it scrolls to the active set.
     $("active").scrollIntoView({ block: "nearest", inline: "nearest" });
-    // The focus goes to the first gap in sight: the hand stays where the player has scrolled it.
-    const box = handWrap.getBoundingClientRect();
-    const gaps = [...$("gaps").querySelectorAll("button")];
-    const first = gaps.find((b) => b.getBoundingClientRect().left >= box.left - 1) || gaps[0];
+    const first = $("gaps").querySelector("button");
     if (first) first.focus({ preventScroll: true });
   }
 
@@ -208,7 +207,6 @@
     scout.gap = Math.max(0, Math.min(state.hand.length, gap));
     say(fill(S.placed, { card: cardName(takenCard()), number: scout.gap + 1 }), "is-guide");
     draw();
-    reveal($("hand").querySelector(".scouted"));
   }
 
   function onConfirm() {
@@ -248,10 +246,15 @@
     const label = fill(S.card, { top: card.t, bottom: card.b });
     // A card that is not a button is a picture with words: role img carries its label.
     const role = tag === "button" ? {} : { role: "img" };
-    return el(tag || "div", Object.assign({ class: "card n" + card.t, "aria-label": label, title: label }, role, attributes || {}), [
+    const node = el(tag || "div", Object.assign({ class: "card n" + card.t, "aria-label": label, title: label }, role, attributes || {}), [
       el("span", { class: "top", text: card.t, "aria-hidden": "true" }),
       el("span", { class: "bottom", text: card.b, "aria-hidden": "true" }),
     ]);
+    // Each half in its number's colour (n: the top one, bn: the bottom one); the big middle numbers come from data-t, data-b.
+    node.classList.add("bn" + card.b);
+    node.dataset.t = card.t;
+    node.dataset.b = card.b;
+    return node;
   }
 
   // The tone is a class of the message line: is-ok for "This show is allowed.", is-guide for what to do next,
@@ -262,54 +265,32 @@
   }
 
   function fitRow(row) {
-    // One row at every width: cards shrink to fit, then overlap; never wrap. A row with a --hit-min (the hand on
-    // a touch screen) never leaves a card less than that to tap: it scrolls instead (style.css says why).
+    // One row at every width: cards shrink to fit, then overlap; never wrap, never scroll. Overlapped, each card
+    // still shows a strip with its two corner numbers (at 390 px a hand of 15 leaves each card about 22 px).
     const cards = [...row.children].filter((c) => c.classList.contains("card"));
     const n = cards.length;
     const style = getComputedStyle(row);
     const max = parseFloat(style.getPropertyValue("--card-max")) || 64;
     const min = parseFloat(style.getPropertyValue("--card-min")) || 36;
-    const hit = parseFloat(style.getPropertyValue("--hit-min")) || 0;
     const gap = 4;
-    // The hand is as wide as its cards when it scrolls (so its end padding scrolls into view too): its room is its box's.
-    const room = row === $("hand") ? handWrap.clientWidth : row.clientWidth;
-    const width = room - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    const width = row.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
     let w = n ? Math.min(max, (width - (n - 1) * gap) / n) : max;
     let step = gap;
     if (w < min) {
       w = Math.min(min, width);
       step = n > 1 ? (width - w) / (n - 1) - w : 0;
     }
-    const scrolls = hit > 0 && n > 1 && w + step < hit; // the strip left visible would be narrower than a finger
-    if (scrolls) {
-      w = Math.max(w, hit);
-      step = gap;
-    }
     row.style.setProperty("--cw", Math.floor(w) + "px");
     row.style.setProperty("--step", Math.floor(step) + "px");
     row.classList.toggle("tight", step < 0);
-    if (row === $("hand")) handWrap.classList.toggle("scrolls", scrolls);
-  }
-
-  function handEdges() {
-    // Fade the side of the hand that has more cards beyond it.
-    const scrolls = handWrap.classList.contains("scrolls");
-    handWrap.classList.toggle("more-left", scrolls && handWrap.scrollLeft > 1);
-    handWrap.classList.toggle("more-right", scrolls && handWrap.scrollLeft + handWrap.clientWidth < handWrap.scrollWidth - 1);
-  }
-
-  function reveal(node) {
-    // Scroll the hand (only the hand: block "nearest" leaves the page where it is) to show this card or gap.
-    if (node && handWrap.classList.contains("scrolls")) node.scrollIntoView({ block: "nearest", inline: "nearest" });
+    row.classList.toggle("small", w < 50); // too small for the big middle numbers: the corners say it all
   }
 
   function fitAll() {
     for (const row of game.querySelectorAll(".row")) fitRow(row);
     drawGaps();
-    handEdges();
-    // A hand that scrolls and holds no button (at the flip choice, on others' turns) is scrolled from the keyboard itself.
-    if (handWrap.classList.contains("scrolls") && !handWrap.querySelector("button")) handWrap.tabIndex = 0;
-    else handWrap.removeAttribute("tabindex");
+    // While a card is placed your side grows (the scout's buttons, a longer message): the active set stays in view.
+    if (scout && !scout.confirmed) $("active").scrollIntoView({ block: "nearest", inline: "nearest" });
   }
 
   function draw() {
@@ -363,6 +344,8 @@
     return parts;
   }
 
+  const PLACES = { 1: ["top"], 2: ["top-left", "top-right"], 3: ["left", "top", "right"], 4: ["left", "top-left", "top-right", "right"] };
+
   function drawOpponents() {
     // Everyone else, in seat order from the seat after yours: the order the turn goes round.
     const n = state.players;
@@ -389,8 +372,12 @@
         el("div", { class: "seat-facts" }, facts(seat)),
       ]));
     }
+    // Seated around the felt by their number (style.css): the next seat on your left, then across, then on your right.
+    const places = PLACES[boxes.length] || [];
+    boxes.forEach((box, i) => { if (places[i]) box.dataset.place = places[i]; });
     $("opponents").replaceChildren(...boxes);
     $("opponents").dataset.count = String(n - 1);
+    $("felt").dataset.count = String(n - 1);
     const me = state.seats[state.seat];
     $("me").replaceChildren(...facts(me));
     game.querySelector(".mine").classList.toggle("to-act", me.to_act);
@@ -428,6 +415,7 @@
     const choosing = state.your_turn && state.phase === "play" && !placing;
     const mineLast = myLastEvent && myLastEvent.round === state.round && myLastEvent.kind === "scout" && !scout;
     const freshAt = mineLast ? myLastEvent.gap : null;
+    roving = Math.max(0, Math.min(hand.length - 1, roving));
     const nodes = hand.map((card, i) => {
       const scouted = scout && scout.gap === i;
       const label = fill(S.position, { number: i + 1 }) + ": " + fill(S.card, { top: card.t, bottom: card.b });
@@ -435,7 +423,8 @@
       if (choosing) {
         return cardNode(card, "button", {
           type: "button", class: cls, "data-index": i, "data-key": "card" + i, "aria-pressed": selected.has(i) ? "true" : "false",
-          "aria-label": label, title: label, onclick: () => onSelect(i), onkeydown: arrows,
+          "aria-label": label, title: label, tabindex: i === roving ? "0" : "-1",
+          onclick: () => onSelect(i), onfocus: () => { roving = i; },
         });
       }
       const extra = scouted && placing ? { draggable: "true", ondragstart: (event) => dragStart(event, "placed") } : {};
@@ -455,7 +444,7 @@
   }
 
   function gapPoints() {
-    // Where each gap of the hand is, as x offsets within .hand-wrap's scrolled content: gap k has k cards on its left.
+    // Where each gap of the hand is, as x offsets within .hand-wrap: gap k has k cards on its left.
     const wrap = handWrap.getBoundingClientRect();
     const cards = [...$("hand").children];
     const n = state.hand.length;
@@ -474,7 +463,7 @@
         const shown = cards[cards.length - 1];
         x = shown ? shown.getBoundingClientRect().right + half : wrap.left;
       }
-      points.push(x - wrap.left + handWrap.scrollLeft);
+      points.push(x - wrap.left);
     }
     return points;
   }
@@ -487,15 +476,13 @@
     const points = gapPoints();
     const n = points.length - 1;
     const pitch = n > 0 ? Math.max(14, (points[n] - points[0]) / (n + 1)) : 48;
-    // The layer spans the scrolled hand, so the gaps beyond the hand's box are there when it scrolls to them.
-    const scrolls = handWrap.classList.contains("scrolls");
-    const extent = scrolls ? Math.max(handWrap.clientWidth, Math.ceil(points[n] + pitch / 2)) : handWrap.clientWidth;
-    gaps.style.width = extent + "px";
+    const extent = handWrap.clientWidth;
     const buttons = points.map((x, k) => {
       const text = k === 0 ? S.gap_first : k === n ? fill(S.gap_last, { number: n }) : fill(S.gap, { left: k, right: k + 1 });
       const button = el("button", {
         type: "button", class: "gap" + (scout.gap === k ? " chosen" : ""), "data-gap": k, "data-key": "gap" + k,
         "aria-label": text, title: text, "aria-pressed": scout.gap === k ? "true" : "false", onclick: () => place(k),
+        tabindex: k === (scout.gap === null ? 0 : scout.gap) ? "0" : "-1", // one Tab stop; arrows go from gap to gap
       }, [el("span", { "aria-hidden": "true", text: "+" })]);
       // Side by side, each as wide as a card's step, kept inside the hand's (scrolled) box.
       const left = Math.max(0, x - pitch / 2);
@@ -515,19 +502,18 @@
 
   function nearestGap(clientX) {
     const wrap = handWrap.getBoundingClientRect();
-    const x = clientX - wrap.left + handWrap.scrollLeft; // in the scrolled content, as gapPoints
+    const x = clientX - wrap.left; // as gapPoints
     if (!scout || scout.gap === null) {
       // Before a card is placed the row holds the hand alone: card k's left edge is gap k.
       const cards = [...$("hand").children];
-      const edges = cards.map((c) => c.getBoundingClientRect().left - wrap.left + handWrap.scrollLeft);
-      edges.push(cards.length ? cards[cards.length - 1].getBoundingClientRect().right - wrap.left + handWrap.scrollLeft : 0);
+      const edges = cards.map((c) => c.getBoundingClientRect().left - wrap.left);
+      edges.push(cards.length ? cards[cards.length - 1].getBoundingClientRect().right - wrap.left : 0);
       return edges.reduce((best, e, k) => (Math.abs(e - x) < Math.abs(edges[best] - x) ? k : best), 0);
     }
     const points = gapPoints();
     return points.reduce((best, p, k) => (Math.abs(p - x) < Math.abs(points[best] - x) ? k : best), 0);
   }
 
-  handWrap.addEventListener("scroll", handEdges, { passive: true });
   handWrap.addEventListener("dragover", (event) => {
     if (!state || !state.your_turn) return;
     event.preventDefault();
@@ -546,15 +532,6 @@
       place(nearestGap(event.clientX));
     }
   });
-
-  function arrows(event) {
-    // Left and right arrows move along the hand, as the cards lie.
-    if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
-    const buttons = [...$("hand").querySelectorAll("button")];
-    const at = buttons.indexOf(event.currentTarget) + (event.key === "ArrowRight" ? 1 : -1);
-    if (buttons[at]) buttons[at].focus();
-    event.preventDefault();
-  }
 
   function drawControls() {
     const mine = state.your_turn;
@@ -651,16 +628,36 @@
     $("final").hidden = !state.over;
     game.classList.toggle("over", state.over);
     if (!state.over) return;
-    const winners = state.standings.filter((s) => s.winner).length;
-    const items = state.standings.map((row) => {
-      const mine = row.seat === state.seat;
+    const me = state.seat;
+    const name = (seat) => (seat === me ? fill(S.player_you, { player: state.seats[seat].name }) : state.seats[seat].name);
+    // The podium: a step per player, the highest in the middle (style.css orders them); the sentence for screen readers.
+    $("standings").replaceChildren(...state.standings.map((row) => {
+      const mine = row.seat === me;
       const text = fill(mine ? S.rank_you : S.rank, { rank: row.rank, name: state.seats[row.seat].name, total: isolate(String(row.total)) });
-      return el("li", { class: (row.winner ? "winner" : "") + (mine ? " me" : "") }, [
-        text, row.winner ? el("strong", { text: " · " + S.winner }) : "",
+      return el("li", { class: "place-" + Math.min(row.rank, 5) + (row.winner ? " winner" : "") + (mine ? " me" : "") }, [
+        el("span", { class: "visually-hidden", text: text + (row.winner ? " · " + S.winner : "") }),
+        el("span", { class: "name", "aria-hidden": "true", text: name(row.seat) }),
+        el("span", { class: "total", "aria-hidden": "true", text: isolate(String(row.total)) }),
+        el("span", { class: "step", "aria-hidden": "true", text: String(row.rank) }),
       ]);
-    });
-    if (winners > 1) items.push(el("li", { class: "shared", text: S.shared }));
-    $("standings").replaceChildren(...items);
+    }));
+    const winners = state.standings.filter((s) => s.winner).length;
+    $("shared").hidden = winners < 2;
+    $("shared").textContent = winners > 1 ? S.shared : "";
+    // Each player's score in each round, in the order of the standings, and the total.
+    const head = $("breakdown-head");
+    head.replaceChildren(head.firstElementChild, ...state.round_ends.map((end) => el("th", { scope: "col" }, [
+      el("span", { "aria-hidden": "true", text: String(end.round) }),
+      el("span", { class: "visually-hidden", text: fill(S.round_col, { number: end.round }) }),
+    ])), el("th", { scope: "col", class: "total", text: S.total }));
+    $("breakdown-body").replaceChildren(...state.standings.map((row) => el("tr", { class: row.seat === me ? "me" : "" }, [
+      el("th", { scope: "row", text: name(row.seat) }),
+      ...state.round_ends.map((end) => {
+        const line = end.lines.find((l) => l.seat === row.seat);
+        return el("td", { text: line ? sign(line.score) : "" });
+      }),
+      el("td", { class: "total", text: isolate(String(row.total)) }),
+    ])));
   }
 
   // -- following the server: new states, animated moves, the bots' pace ---------------------
@@ -764,7 +761,9 @@
     if (fresh.length || first) lastEvent = fresh.length ? fresh[fresh.length - 1] : state.events[state.events.length - 1] || null;
     for (const event of first ? state.events : fresh) if (event.seat === state.seat) myLastEvent = event;
     if (skipping && (state.your_turn || state.over)) skipping = false;
+    const wasMine = !first && mineNow;
     draw();
+    signal(first, wasMine);
     const duration = first || !fresh.length ? 0 : animTime();
     if (duration && lastEvent && events.length) {
       animate(lastEvent, before, duration);
@@ -781,9 +780,43 @@
     }
     // Your turn again and the focus is nowhere: put it on your hand, for keyboard players.
     if (newTurn && state.your_turn && document.activeElement === document.body && !$("round-end").open) {
-      const target = state.phase === "flip" ? $("keep") : $("hand").querySelector("button");
+      const target = state.phase === "flip" ? $("keep") : $("hand").querySelector('button[tabindex="0"]');
       if (target) target.focus();
     }
+  }
+
+  // Your turn, outside the page too: the tab's title says so, and (if chosen) a short beep.
+  let mineNow = false;
+
+  function signal(first, wasMine) {
+    mineNow = !!(state.your_turn && !state.over);
+    document.title = mineNow ? "\u25CF " + S.your_turn + " \u2014 " + baseTitle : baseTitle;
+    if (mineNow && !wasMine && !first && sound) beep();
+  }
+
+  let sound = localStorage.getItem("scoutlab-sound") === "on"; // off unless chosen
+  let audio = null;
+
+  function beep() {
+    // 880 Hz for a fifth of a second, faded in and out: made by the Web Audio API, no sound file.
+    try {
+      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      if (audio.state === "suspended") audio.resume();
+      const tone = audio.createOscillator();
+      const gain = audio.createGain();
+      const now = audio.currentTime;
+      tone.frequency.value = 880;
+      gain.gain.setValueAtTime(0.0001, now);
+      gain.gain.exponentialRampToValueAtTime(0.2, now + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, now + 0.2);
+      tone.connect(gain).connect(audio.destination);
+      tone.start(now);
+      tone.stop(now + 0.22);
+    } catch (error) { /* no audio here: the title still says it */ }
+  }
+
+  function drawSound() {
+    $("sound").setAttribute("aria-pressed", String(sound));
   }
 
   function schedule(spent) {
@@ -831,8 +864,91 @@
     draw();
     schedule(0);
   });
+  $("sound").addEventListener("click", () => {
+    sound = !sound;
+    localStorage.setItem("scoutlab-sound", sound ? "on" : "off");
+    drawSound();
+    if (sound) beep(); // what it will sound like (and the click lets the browser start the audio)
+  });
+  drawSound();
+
+  // -- the keyboard: arrows, Space, Enter, S, F, Escape (the help line under the buttons says so) ---------
+
+  function focusCard(index) {
+    const cards = [...$("hand").querySelectorAll("button.card")];
+    if (!cards.length) return;
+    roving = Math.max(0, Math.min(cards.length - 1, index));
+    cards.forEach((card, i) => { card.tabIndex = i === roving ? 0 : -1; });
+    cards[roving].focus();
+  }
+
+  function scoutKey() {
+    // S takes an end card of the active set and puts it before the card in focus; S again takes the other end.
+    const ends = state.legal.scout_ends;
+    if (!ends.length || (scout && scout.confirmed)) return;
+    if (!scout) {
+      const gap = roving;
+      onTake(ends.includes(0) ? 0 : ends[0]);
+      place(gap);
+    } else if (ends.includes(1 - scout.end)) {
+      scout.end = 1 - scout.end;
+      place(scout.gap === null ? 0 : scout.gap);
+    }
+    focusChosenGap();
+  }
+
+  function focusChosenGap() {
+    const chosen = $("gaps").querySelector("button.chosen");
+    if (chosen) chosen.focus({ preventScroll: true });
+  }
+
+  function turnKey() {
+    if (scout && !scout.confirmed) $("turn").click();
+  }
+
   document.addEventListener("keydown", (event) => {
-    if (event.key === "Escape" && scout && !$("round-end").open) undo();
+    if (!state || event.ctrlKey || event.metaKey || event.altKey || $("round-end").open) return;
+    const target = event.target instanceof Element ? event.target : document.body;
+    if (target.closest("input, select, textarea")) return;
+    const onCard = target.closest("#hand button.card");
+    const onGap = target.closest("#gaps button");
+    const onControl = !onCard && !onGap && target.closest("button, a, summary");
+    if (event.key === "Escape") {
+      if (scout || selected.size) { undo(); event.preventDefault(); }
+      return;
+    }
+    if (!state.your_turn || state.phase !== "play") return;
+    const placing = !!(scout && !scout.confirmed);
+    const key = event.key;
+    if (key === "ArrowLeft" || key === "ArrowRight") {
+      // The cards lie left to right in every language: the arrows follow them.
+      const delta = key === "ArrowRight" ? 1 : -1;
+      if (placing && scout.gap !== null) { place(scout.gap + delta); focusChosenGap(); }
+      else if (onGap) {
+        const gaps = [...$("gaps").querySelectorAll("button")];
+        const next = gaps[gaps.indexOf(onGap) + delta];
+        if (next) next.focus();
+      } else if (onCard) focusCard(roving + delta);
+      else if (!onControl && !placing) focusCard(roving);
+      else return;
+      event.preventDefault();
+    } else if (key === " " && !onCard && !onGap && !onControl && !placing) {
+      focusCard(roving);
+      onSelect(roving);
+      event.preventDefault();
+    } else if (key === "Enter" && placing && scout.gap !== null && !onControl && (!onGap || onGap.classList.contains("chosen"))) {
+      onConfirm();
+      event.preventDefault();
+    } else if (key === "Enter" && !placing && (onCard || (!onGap && !onControl))) {
+      onShow();
+      event.preventDefault();
+    } else if (event.code === "KeyS" || key === "s" || key === "S") {
+      scoutKey();
+      event.preventDefault();
+    } else if (event.code === "KeyF" || key === "f" || key === "F") {
+      turnKey();
+      event.preventDefault();
+    }
   });
   new ResizeObserver(() => { if (state) fitAll(); }).observe(game);
   load().then(follow);

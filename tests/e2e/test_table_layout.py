@@ -1,0 +1,343 @@
+"""A table that looks like a game (issue 29), measured in Chromium at 1366x768 and 390x844:
+
+- a hand of 15 cards (16 while a scouted card is placed) is one row that never scrolls, in every
+  language, each card's top number at least 14 px and its corner never under the next card;
+- the opponents sit around the felt, each with card backs, chips and captured pile;
+- the last move's caption is never covered by a card flying to the table;
+- your turn shows in the tab's title, and an optional beep (off by default) says it too;
+- the keyboard plays: arrows, Space, Enter, S, F and Escape; the hand is one Tab stop;
+- every control of the table is at least 44 px each way on a phone.
+
+The 15-card hands come from a pasted spec (official rules, the whole deck of 45 cards, 15 each
+to 3 players, the seat after yours starting), so your first turn finds an active set to scout from.
+Screenshots: artifacts/screenshots/layout-*.png.
+"""
+
+from __future__ import annotations
+
+import pytest
+from driver import screenshot, state
+from seen import AXE, axe_violations, measure
+
+LANGUAGES = ["en", "ar", "fa", "el", "bg"]
+SIZES = [(1366, 768), (390, 844)]
+TOUCH = 44
+
+BIG_HANDS = """schema_version: 1
+extends: official
+name: big-hands
+title: {en: "Big hands"}
+description: {en: "Fifteen cards each: the layout tests' hands."}
+kind: house
+players: [3]
+deck:
+  remove: {"3": {containing: []}}
+deal:
+  hand_size: {"3": 15}
+rounds:
+  first_starting_seat: 1
+"""
+
+# Runs in the page: the hand is one row that does not scroll, and every card shows its top number whole,
+# at least 14 px, in a corner no other card (nor anything but the scout's transparent gaps) lies over.
+HAND = """() => {
+  const problems = [];
+  const wrap = document.querySelector('.hand-wrap');
+  if (wrap.scrollWidth > wrap.clientWidth + 1) problems.push(`the hand is ${wrap.scrollWidth}px wide in ${wrap.clientWidth}px`);
+  if (getComputedStyle(wrap).overflowX !== 'visible') problems.push('the hand scrolls sideways');
+  const cards = [...document.querySelectorAll('#hand .card')];
+  const under = (x, y) => document.elementsFromPoint(x, y).find((e) => !e.closest('#gaps'));
+  cards.forEach((card, i) => {
+    const top = card.querySelector('.top');
+    const size = parseFloat(getComputedStyle(top).fontSize);
+    if (size < 14) problems.push(`card ${i + 1}: its top number is ${size}px`);
+    const r = top.getBoundingClientRect();
+    const points = [[r.left + 1, r.top + 1], [r.right - 1, r.top + 1], [r.left + 1, r.bottom - 1], [r.right - 1, r.bottom - 1],
+                    [(r.left + r.right) / 2, (r.top + r.bottom) / 2]];
+    for (const [x, y] of points) {
+      const at = under(x, y);
+      if (!at || !card.contains(at)) { problems.push(`card ${i + 1}: its top number is covered at ${Math.round(x)},${Math.round(y)} by ${at ? at.className : 'nothing'}`); break; }
+    }
+    const next = cards[i + 1];
+    if (next && r.right > next.getBoundingClientRect().left + 0.5) problems.push(`card ${i + 1}: its top number reaches under card ${i + 2}`);
+  });
+  return {problems, count: cards.length};
+}"""
+
+
+def big_match(page, server: str, seed: int = 3) -> str:
+    answer = page.request.post(f"{server}/api/new", data={"spec": BIG_HANDS, "players": 3, "bots": ["greedy", "greedy"], "seed": seed, "practice": True})
+    assert answer.ok, answer.text()
+    return answer.json()["token"]
+
+
+def phone_context(browser, width: int, height: int):
+    phone = width < 700
+    return browser.new_context(viewport={"width": width, "height": height}, has_touch=phone, is_mobile=phone)
+
+
+def look(page, name: str, cards: int) -> None:
+    """Screenshot, then fail on anything clipped or out of view, on a hand that is not one whole row, and on axe-core."""
+    screenshot(page, name)
+    problems = measure(page)
+    hand = page.evaluate(HAND)
+    if problems or hand["problems"]:  # measured again once the page has settled
+        page.wait_for_timeout(500)
+        problems, hand = measure(page), page.evaluate(HAND)
+    assert hand["count"] == cards, f"{name}: {hand['count']} cards in the hand"
+    assert problems + hand["problems"] == [], name
+    if AXE.exists():
+        assert axe_violations(page) == [], name
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_hand_of_15_cards_is_one_row_around_a_table(server, browser, lang, size):
+    width, height = size
+    context = phone_context(browser, width, height)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{server}/?lang={lang}")
+    token = big_match(page, server)
+    page.evaluate("localStorage.setItem('scoutlab-pace', 'instant')")
+    page.goto(f"{server}/m/{token}")
+    tag = f"layout-{lang}-{width}"
+    page.wait_for_selector("#keep:not([hidden])")
+    look(page, f"{tag}-1-flip", 15)
+    # The opponents are seated around the felt, each with card backs (their count), chips and a captured pile.
+    seats = page.locator("#opponents .opponent")
+    assert seats.count() == 2
+    assert [seats.nth(i).get_attribute("data-place") for i in range(2)] == ["top-left", "top-right"]
+    felt = page.locator(".felt").bounding_box()
+    for i in range(2):
+        box = seats.nth(i).bounding_box()
+        assert felt["x"] <= box["x"] and box["x"] + box["width"] <= felt["x"] + felt["width"] and box["y"] >= felt["y"], "a seat off the felt"
+        assert seats.nth(i).locator(".back").count() == 15 and seats.nth(i).locator(".fan .count").inner_text() == "15"
+        assert seats.nth(i).locator(".fact.chips").count() == 1 and seats.nth(i).locator(".fact.pile .pile-icon").count() == 1
+    left, right = (seats.nth(i).bounding_box() for i in range(2))
+    assert left["x"] < right["x"]  # the seat after yours on your left, in every language: the turn goes round the table
+    page.click("#keep")
+    page.wait_for_selector("#show:not([hidden])", timeout=20_000)
+    s = state(page, token)
+    assert len(s["hand"]) == 15 and s["active"] and s["legal"]["scout_ends"], "the bots did not leave a set to scout"
+    look(page, f"{tag}-2-turn", 15)
+    # A scouted card placed: 16 in the row.
+    page.click("#active button[data-end]")
+    page.click("#gaps button[data-gap='7']")
+    look(page, f"{tag}-3-scouting", 16)
+    page.click("#cancel")
+    assert not errors, errors
+    context.close()
+
+
+def test_the_caption_is_never_under_a_flying_card(server, browser):
+    # Two players: the opponent sits across the table, so the cards of its shows fly straight down over the caption.
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    page = context.new_page()
+    answer = page.request.post(f"{server}/api/new", data={"variant": "two-player", "players": 2, "bots": ["greedy"], "seed": 5, "practice": True})
+    token = answer.json()["token"]
+    page.goto(f"{server}/m/{token}")
+    page.wait_for_selector("#keep:not([hidden])")
+    page.select_option("#pace", "slow")
+    # Every frame: if a card in flight lies over the caption's centre, what is at that point must be the caption.
+    page.evaluate("""() => {
+      window.samples = [];
+      const look = () => {
+        const caption = document.querySelector('#caption');
+        const r = caption.getBoundingClientRect();
+        if (caption.textContent && r.width) {
+          const x = r.left + r.width / 2, y = r.top + r.height / 2;
+          const flying = [...document.querySelectorAll('.card')].filter((c) => c.classList.contains('ghost') || c.getAnimations().length);
+          if (flying.some((c) => { const b = c.getBoundingClientRect(); return b.left <= x && x <= b.right && b.top <= y && y <= b.bottom; })) {
+            const at = document.elementFromPoint(x, y);
+            window.samples.push(at && caption.contains(at) ? 'caption' : (at ? at.className : 'nothing'));
+          }
+        }
+        requestAnimationFrame(look);
+      };
+      requestAnimationFrame(look);
+    }""")
+    page.click("#keep")
+    for _ in range(60):
+        page.wait_for_function("() => !document.querySelector('#show').hidden || !document.querySelector('#keep').hidden"
+                               " || document.querySelector('#round-end').open || !document.querySelector('#final').hidden", timeout=30_000)
+        if page.evaluate("window.samples.length") >= 5:
+            break
+        if page.locator("#round-end[open]").count():
+            page.click("#continue")
+            continue
+        s = state(page, token)
+        if s["over"]:
+            break
+        if not s["your_turn"]:
+            page.wait_for_timeout(100)
+            continue
+        if s["phase"] == "flip":
+            page.click("#keep")
+        elif s["legal"]["shows"]:
+            start, length = max(s["legal"]["shows"], key=lambda sl: sl[1])
+            act(page, token, f"show {start + 1}-{start + length}")
+        else:
+            act(page, token, f"scout {'right' if s['legal']['scout_ends'][0] else 'left'} 0")
+        page.wait_for_function("(n) => document.querySelectorAll('#log li').length > n", arg=s["log_size"])
+        page.wait_for_timeout(900)  # the slow pace: the bot's answer and its flight
+    samples = page.evaluate("window.samples")
+    screenshot(page, "layout-caption-1366")
+    assert samples, "no card flew over the caption's centre: the test saw nothing"
+    assert set(samples) == {"caption"}, f"the caption was covered: {samples}"
+    context.close()
+
+
+def test_your_turn_shows_in_the_title_and_an_optional_beep(server, browser):
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    page = context.new_page()
+    # Count the beeps: each is one oscillator of the Web Audio API.
+    page.add_init_script("""window.beeps = 0;
+      const Real = window.AudioContext;
+      window.AudioContext = class extends Real { createOscillator() { window.beeps++; return super.createOscillator(); } };""")
+    token = big_match(page, server, seed=4)
+    page.goto(f"{server}/m/{token}")
+    page.wait_for_selector("#keep:not([hidden])")
+    title = page.evaluate("document.title")
+    assert title.startswith("● Your turn — ") and title.endswith("Big hands · scoutlab"), title
+    assert page.get_attribute("#sound", "aria-pressed") == "false"  # off by default
+    page.select_option("#pace", "slow")
+    page.click("#keep")
+    page.wait_for_function("() => !document.title.startsWith('\\u25CF')", timeout=10_000)  # the bots' turn: the plain title
+    page.wait_for_selector("#show:not([hidden])", timeout=30_000)
+    page.wait_for_function("() => document.title.startsWith('\\u25CF Your turn')")
+    assert page.evaluate("window.beeps") == 0, "a beep with the sound off"
+    page.click("#sound")  # on: a beep to hear what it will be
+    assert page.get_attribute("#sound", "aria-pressed") == "true"
+    assert page.evaluate("window.beeps") == 1
+    s = state(page, token)
+    end = s["legal"]["scout_ends"][0]
+    act(page, token, f"scout {'right' if end else 'left'} 0")
+    page.wait_for_function("() => !document.title.startsWith('\\u25CF')", timeout=10_000)
+    page.wait_for_function("() => document.title.startsWith('\\u25CF Your turn') || document.querySelector('#round-end').open", timeout=30_000)
+    if not page.locator("#round-end[open]").count():
+        page.wait_for_function("() => window.beeps === 2", timeout=5_000)  # your turn came back: one beep
+    page.reload()
+    assert page.get_attribute("#sound", "aria-pressed") == "true"  # the choice is kept in this browser
+    context.close()
+
+
+def act(page, token: str, action: str) -> None:
+    """A move for the browser's seat through the API, from inside the page (as another tab would)."""
+    page.evaluate("async ([t, a]) => fetch('/api/m/' + t + '/act', {method: 'POST', headers: {'Content-Type': 'application/json'},"
+                  " body: JSON.stringify({action: a})})", [token, action])
+
+
+def to_my_scout(page, token: str) -> dict:
+    page.wait_for_selector("#show:not([hidden])", timeout=30_000)
+    s = state(page, token)
+    assert s["your_turn"] and s["legal"]["scout_ends"]
+    return s
+
+
+def test_keyboard_shortcuts_play_a_show_and_a_scout(server, page_at):
+    page = page_at(1366, 768)
+    token = big_match(page, server, seed=3)
+    page.goto(f"{server}/m/{token}")
+    page.select_option("#pace", "instant")
+    page.wait_for_selector("#keep:not([hidden])")
+    page.click("#keep")
+    s = to_my_scout(page, token)
+    assert page.locator("#keys").is_visible()
+    # One Tab stop for the whole hand: one card is in the Tab order, the arrows reach the others.
+    assert page.locator("#hand button.card[tabindex='0']").count() == 1
+    assert page.locator("#hand button.card[tabindex='-1']").count() == len(s["hand"]) - 1
+    page.evaluate("document.activeElement.blur()")
+    # Escape clears a scout begun with S.
+    page.keyboard.press("s")
+    assert page.locator("#hand .card.scouted").count() == 1
+    page.keyboard.press("Escape")
+    assert page.locator("#hand .card.scouted").count() == 0 and page.locator("#gaps button").count() == 0
+    # S takes the left end card and puts it before the card in focus; the arrows move it, F turns it over, Enter confirms.
+    page.evaluate("document.activeElement.blur()")
+    for _ in range(16):
+        page.keyboard.press("ArrowLeft")
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.activeElement.dataset.index") == "3"
+    taken = s["active"][0]
+    page.keyboard.press("s")
+    assert page.locator("#hand .card").evaluate_all("cs => cs.findIndex(c => c.classList.contains('scouted'))") == 3
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("f")
+    page.keyboard.press("Enter")
+    page.wait_for_function("(n) => document.querySelectorAll('#log li').length > n", arg=s["log_size"])
+    after = state(page, token)
+    move = after["events"][s["log_size"]]
+    assert (move["kind"], move["seat"], move["end"], move["gap"]) == ("scout", 0, 0, 4)
+    assert move["taken"] == {"t": taken["b"], "b": taken["t"]}  # turned over
+    # A show: arrows to its first card, Space on each card, Enter plays it.
+    for _ in range(100):
+        if page.locator("#round-end[open]").count():  # two scouts of a single card ended the round
+            page.click("#continue")
+        s = state(page, token)
+        if s["your_turn"] and s["phase"] == "flip" and page.locator("#keep").is_visible():
+            page.click("#keep")
+        elif s["your_turn"] and s["phase"] == "play" and s["legal"]["shows"]:
+            break
+        elif s["your_turn"] and s["phase"] == "play":  # nothing to show: scout, and wait for the next turn
+            end = s["legal"]["scout_ends"][0]
+            act(page, token, f"scout {'right' if end else 'left'} 0")
+            page.wait_for_function("(n) => document.querySelectorAll('#log li').length > n", arg=s["log_size"])
+        page.wait_for_timeout(100)
+    page.wait_for_selector("#show:not([hidden])")
+    start, length = max(s["legal"]["shows"], key=lambda sl: sl[1])
+    page.evaluate("document.activeElement.blur()")
+    for _ in range(20):
+        page.keyboard.press("ArrowLeft")
+    for _ in range(start):
+        page.keyboard.press("ArrowRight")
+    for i in range(length):
+        page.keyboard.press("Space")
+        if i + 1 < length:
+            page.keyboard.press("ArrowRight")
+    assert page.locator("#hand button.card[aria-pressed=true]").count() == length
+    page.keyboard.press("Enter")
+    page.wait_for_function("(n) => document.querySelectorAll('#log li').length > n", arg=s["log_size"])
+    move = state(page, token)["events"][s["log_size"]]
+    assert (move["kind"], move["seat"], move["start"], len(move["cards"])) == ("show", 0, start, length)
+
+
+# Runs in the page: every visible control (a card and a scout's gap are targets within the hand's row, measured
+# by the layout test) whose box is under 44 px either way; a checkbox is measured by its label.
+SMALL_CONTROLS = """(min) => {
+  const out = [];
+  const controls = document.querySelectorAll('button, select, a[href], summary, input:not([type=hidden])');
+  for (const c of controls) {
+    if (c.closest('#hand, #gaps, #active, #flipped') || c.closest('.skip')) continue;
+    const e = c.type === 'checkbox' && c.closest('label') ? c.closest('label') : c;
+    const r = e.getBoundingClientRect();
+    if (!r.width || !r.height || getComputedStyle(e).visibility === 'hidden') continue;
+    if (r.width < min - 0.5 || r.height < min - 0.5)
+      out.push(`${e.id || e.tagName.toLowerCase()} "${e.textContent.trim().slice(0, 20)}" ${Math.round(r.width)}x${Math.round(r.height)}`);
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_every_control_is_44px_on_a_phone(server, browser, lang):
+    context = phone_context(browser, 390, 844)
+    page = context.new_page()
+    page.goto(f"{server}/?lang={lang}")
+    token = big_match(page, server, seed=3)
+    page.evaluate("localStorage.setItem('scoutlab-pace', 'instant')")
+    page.goto(f"{server}/m/{token}")
+    page.wait_for_selector("#keep:not([hidden])")
+    assert page.evaluate(SMALL_CONTROLS, TOUCH) == [], "at the flip choice"
+    page.click("#keep")
+    page.wait_for_selector("#show:not([hidden])", timeout=20_000)
+    assert page.evaluate(SMALL_CONTROLS, TOUCH) == [], "at a turn"
+    page.click("#active button[data-end]")
+    page.click("#gaps button[data-gap='3']")
+    page.wait_for_selector("#sns-label:not([hidden])")
+    screenshot(page, f"layout-controls-{lang}-390")
+    assert page.evaluate(SMALL_CONTROLS, TOUCH) == [], "while scouting"
+    page.click("#cancel")
+    context.close()
