@@ -118,11 +118,16 @@ def test_under_the_official_rules_both_read_the_same():
 
 
 def test_the_shipped_house_rules_play_their_own_tuned_weights():
-    for name in ("house-no-exemption", "house-wrap", "house-runs-first"):
+    for name in ("house-wrap", "house-runs-first"):
         rules = load_rules(name)
         assert skilled.tuning(rules, 4) == "tuned", name
         assert differing_choices(rules, 4, games=2) > 0, name
     assert skilled.tuning(load_rules("two-player-28"), 2) == "tuned"
+    # Tuned, and the search found nothing clearly better than the official weights: it plays those, as official.
+    no_exemption = load_rules("house-no-exemption")
+    assert skilled.tuning(no_exemption, 4) == "tuned"
+    assert tuned.find(no_exemption, 4).result.startswith("start kept:")
+    assert differing_choices(no_exemption, 4, games=2) == 0
 
 
 def test_weights_is_variant_or_official():
@@ -321,3 +326,14 @@ def test_the_shipped_tunings_beat_the_official_weights_in_their_variant(name, pl
     wins = play_share(json.dumps(load_rules(name).spec.doc), players, "skilled", 777, 0, games)
     low, _ = wilson(wins, games)
     assert low > 1 / players, f"{name}: {wins / games:.1%} of {games} games"
+
+
+def test_the_search_is_kept_only_where_it_won_clearly_more():
+    from scoutlab.sim.tune import Share, clearly_better
+
+    def share(p):
+        return Share(p, 0.0, 1.0, 2000)
+
+    assert clearly_better(share(0.305), share(0.248))  # house-runs-first's check: 5.7 points, about 4 errors
+    assert not clearly_better(share(0.262), share(0.244))  # house-no-exemption's: 1.8 points, about 1.3 errors
+    assert not clearly_better(share(0.25), share(0.25)) and not clearly_better(share(0.20), share(0.30))

@@ -8,9 +8,12 @@ search moves towards the ones that won most. The weights are searched in units o
 typical size (SCALES), so one step size suits them all.
 
 At the end, the search's mean and the starting weights (the default weights, read in the
-variant's points) play new games against the same opponents, and the better of the two is
-kept (tuned.save), with both win shares and their 95% Wilson intervals: a tuning never
-keeps weights that did worse than where it started, and says what it found in numbers.
+variant's points) play new games against the same opponents. The search's mean is kept
+only where it won clearly more (`clearly_better`: by more than 1.96 standard errors of the
+difference), else the start is (tuned.save), with both win shares and their 95% Wilson
+intervals: a tuning keeps no weights it cannot show are better than where it started (a
+mean that won a point or two more on the check games won no more on new ones), and says
+what it found in numbers.
 """
 
 from __future__ import annotations
@@ -160,13 +163,20 @@ def tune(rules: Rules, players: int, budget: Budget = Budget(), seed: int = 0, w
         start_share, mean_share = shares([start, mean], budget.check_games, seed * 1_000 + 999)
     finally:
         backend.close()
-    kept, kept_share = (mean, mean_share) if mean_share.share > start_share.share else (start, start_share)
+    kept, kept_share = (mean, mean_share) if clearly_better(mean_share, start_share) else (start, start_share)
     method = (f"CMA-ES (pycma), {budget.generations} generations of {budget.population} candidates, {budget.games} games "
               f"each, one seat against {players - 1} {OPPONENT}, seats rotating, seed {seed}; "
               f"{time.perf_counter() - began:.0f} s on {backend.workers} workers")
     result = (f"{'tuned' if kept is mean else 'start kept'}: {kept_share.words(players)} against {OPPONENT}; "
               f"start {start_share.words(players)}, search's mean {mean_share.words(players)}")
     return tuned.Tuned(rules.name, players, tuned.play_digest(rules), kept, method, result)
+
+
+def clearly_better(a: Share, b: Share, z: float = 1.96) -> bool:
+    """Whether share `a` beats share `b` by more than `z` standard errors of their difference (as if unpaired, so
+    erring towards no: the two played the same deals, which makes the true error smaller)."""
+    error = math.sqrt(a.share * (1 - a.share) / a.games + b.share * (1 - b.share) / b.games)
+    return a.share - b.share > z * error
 
 
 def _share(wins: float, games: int) -> Share:
