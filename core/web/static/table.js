@@ -819,6 +819,17 @@
     $("sound").setAttribute("aria-pressed", String(sound));
   }
 
+  // A browser starts audio only after a gesture on the page: with the sound on from an earlier visit, the first
+  // click or key press wakes it, so the next turn's beep is heard.
+  function wakeAudio() {
+    if (sound && !audio) {
+      try { audio = new (window.AudioContext || window.webkitAudioContext)(); } catch (error) { /* no audio here */ }
+    }
+    if (audio && audio.state === "suspended") audio.resume();
+  }
+  document.addEventListener("pointerdown", wakeAudio, { once: true, capture: true });
+  document.addEventListener("keydown", wakeAudio, { once: true, capture: true });
+
   function schedule(spent) {
     if (!state || !state.bot_to_act || $("round-end").open || timer !== null) return;
     timer = setTimeout(advance, Math.max(0, paceDelay() - (spent || 0)));
