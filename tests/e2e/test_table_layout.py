@@ -39,7 +39,8 @@ rounds:
 """
 
 # Runs in the page: the hand is one row that does not scroll, and every card shows its top number whole,
-# at least 14 px, in a corner no other card (nor anything but the scout's transparent gaps) lies over.
+# at least 14 px, in a corner no other card (nor anything but the scout's transparent gaps) lies over;
+# no button of the table on two lines.
 HAND = """() => {
   const problems = [];
   const wrap = document.querySelector('.hand-wrap');
@@ -61,6 +62,15 @@ HAND = """() => {
     const next = cards[i + 1];
     if (next && r.right > next.getBoundingClientRect().left + 0.5) problems.push(`card ${i + 1}: its top number reaches under card ${i + 2}`);
   });
+  // No button's words wrap: each is one line (a tab that wrapped in Bulgarian was two).
+  for (const b of document.querySelectorAll('#game button:not(.card):not(.gap), #game select')) {
+    const box = b.getBoundingClientRect();
+    if (!box.width || getComputedStyle(b).visibility === 'hidden') continue;
+    const range = document.createRange();
+    range.selectNodeContents(b);
+    const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+    if (lines.size > 1) problems.push(`the button "${b.textContent.trim()}" is on ${lines.size} lines`);
+  }
   return {problems, count: cards.length};
 }"""
 
