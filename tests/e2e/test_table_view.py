@@ -158,6 +158,12 @@ def test_every_moment_of_a_match_fits_the_window(server, browser, lang, size):
     assert not page.locator("#round-end[open]").count()
     page.wait_for_selector("#final:not([hidden])")
     assert page.locator("#standings li.me").count() == 1
+    # The podium (a step per player, the winners on the top one) and each player's score in each round.
+    players = len(s["seats"])
+    assert page.locator("#standings li").count() == players
+    assert page.locator("#standings li.place-1").count() == sum(row["winner"] for row in s["standings"])
+    assert page.locator("#breakdown-body tr").count() == players
+    assert page.locator("#breakdown-head th").count() == len(s["round_ends"]) + 2  # the player, each round, the total
     assert page.locator("#final button[type=submit]").is_visible()  # rematch
     check(page, f"{tag}-6-final")
     assert not errors, errors
