@@ -235,6 +235,7 @@ def test_a_tuning_is_the_same_for_a_seed_on_one_or_two_workers():
     ({"generations": 0}, "--generations must be at least 1, got 0"),
     ({"games": -5}, "--games must be at least 1, got -5"),
     ({"games": 10**9}, "that tuning would play"),
+    ({"generations": 501}, "--generations must be at most 500, got 501"),
 ])
 def test_a_budget_out_of_bounds_is_refused(options, message):
     with pytest.raises(ValueError, match=message):

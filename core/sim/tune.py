@@ -60,6 +60,9 @@ class Budget:
 QUICK = Budget(generations=6, population=8, games=150, check_games=600)
 #: The most a tuning may play, candidates and check included: about an hour of both cores in 4-player games.
 MAX_GAMES = 2_000_000
+#: Generation g plays run seed 1,000 * seed + g and the check 1,000 * seed + 999: generations stay below that.
+MAX_GENERATIONS = 500
+CHECK_SEED = 999
 
 
 def budget_for(quick: bool, generations: int | None = None, games: int | None = None,
@@ -73,6 +76,8 @@ def budget_for(quick: bool, generations: int | None = None, games: int | None = 
                         ("--check-games", budget.check_games)):
         if value < 1:
             raise ValueError(f"{name} must be at least 1, got {value}")
+    if budget.generations > MAX_GENERATIONS:
+        raise ValueError(f"--generations must be at most {MAX_GENERATIONS}, got {budget.generations}")
     total = budget.generations * budget.population * budget.games + 2 * budget.check_games
     if total > MAX_GAMES:
         raise ValueError(f"that tuning would play {total:,} games; at most {MAX_GAMES:,} (about an hour of two cores)")
@@ -160,7 +165,7 @@ def tune(rules: Rules, players: int, budget: Budget = Budget(), seed: int = 0, w
             report(f"generation {generation + 1}/{budget.generations}: best candidate won {100 * best:.1f}% "
                    f"of {budget.games} games ({time.perf_counter() - began:.0f} s)")
         mean = weights_of(search.mean)
-        start_share, mean_share = shares([start, mean], budget.check_games, seed * 1_000 + 999)
+        start_share, mean_share = shares([start, mean], budget.check_games, seed * 1_000 + CHECK_SEED)
     finally:
         backend.close()
     kept, kept_share = (mean, mean_share) if clearly_better(mean_share, start_share) else (start, start_share)
