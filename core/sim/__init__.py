@@ -2,14 +2,15 @@
 
     from scoutlab.sim import simulate, compare
     report = simulate("official", players=4, games=500, seed=1)
-    report = compare([("official", None), ("two-player", None)], games=3000)
+    report = compare([("official", None), ("two-player", None)], games=3000, per_game=True)
     print(report.describe()); print("\n".join(report.findings)); report.to_dict()
+    report.games(); report.rounds()  # pandas DataFrames, one row per game (round) and seat: docs/data.md
 
 Data flows one way: the plan (runner.py) is played in chunks (trace.py plays and
 summarises a game, observe.py turns it into numbers, tally.py sums them), on a backend
 (backends.py); metrics.py and compare.py turn the tallies into estimates and
 differences (stats.py), results.py into a Report, findings.py into sentences, which
-table.py, charts.py and report.py render. sweep.py builds the points of a grid of
+table.py, charts.py and report.py render; gamedata.py streams per-game rows when asked. sweep.py builds the points of a grid of
 settings and runs them here; sweep_view.py draws its charts.
 """
 
@@ -24,7 +25,8 @@ from scoutlab.rules import Rules, load_rules
 from scoutlab.sim.backends import available_cores, make_backend
 from scoutlab.sim.compare import deal_difference
 from scoutlab.sim.findings import findings
-from scoutlab.sim.results import Report, build_report
+from scoutlab.sim.gamedata import GameData, MemorySink
+from scoutlab.sim.results import Report, build_report, label
 from scoutlab.sim.runner import Plan, chunk_size, entrant, run_plan, total_games
 
 LINEUP = "skilled"  # every seat's bot by default: fast and strong, so the figures describe skilled play
@@ -143,12 +145,16 @@ def run_entries(
     advantage_games: int | None = None,
     progress: Progress | None = None,
     sweep: dict | None = None,
+    per_game: bool = False,
+    data: GameData | None = None,
 ) -> Report:
     """Play the entries on the same seeds and report; `compared` lists the (a, b) entries compared as B - A.
 
     `strong` is the bot whose edge over `weak` is measured ("auto": the first installed of
     STRONG_BOTS; None: skip) in `advantage_games` skill games per variant (default: half of `games`, at
-    most ADVANTAGE_CAP).
+    most ADVANTAGE_CAP). `per_game` keeps a row per game and seat and per round and seat for
+    `Report.games()` and `Report.rounds()`; `data` streams the same rows to files as they come (the
+    command line's --games-csv and the like). Without either, only tallies are kept: constant memory.
     """
     check_counts(games, workers, advantage_games)
     rules = [e.rules for e in entries]
@@ -164,25 +170,42 @@ def run_entries(
     advantage = min(advantage_games, games) if strong else 0
     pairs = tuple((a, b) for a, b in compared
                   if deal_difference(rules[a], entrants[a].players, rules[b], entrants[b].players) is None)
-    plan = Plan(entrants, games, seed, strong if advantage else None, advantage, pairs, weak)
+    data = data or GameData()
+    kept = (MemorySink(), MemorySink()) if per_game else None
+    if kept:
+        data.games.append(kept[0])
+        data.rounds.append(kept[1])
+    plan = Plan(entrants, games, seed, strong if advantage else None, advantage, pairs, weak, data.wanted)
     tasks = math.ceil(games / chunk_size(games))
-    chosen = make_backend(backend, workers or available_cores(), address, tasks)
     total = total_games(plan)
-    if progress:
-        progress(0, total)
-    outcome = run_plan(plan, chosen, (lambda done: progress(done, total)) if progress else None)
+    try:
+        data.start(plan, [sweep["labels"][i] if sweep else label(e.rules.name, e.players) for i, e in enumerate(entries)])
+        chosen = make_backend(backend, workers or available_cores(), address, tasks)
+        if progress:
+            progress(0, total)
+        outcome = run_plan(plan, chosen, (lambda done: progress(done, total)) if progress else None,
+                           data.add if data.wanted else None)
+    finally:
+        data.close()
     report = build_report(command, outcome, rules, tuple(compared), [e.why for e in entries], sweep)
+    if kept:
+        report.kept = {"games": kept[0].rows, "rounds": kept[1].rows}
     report.findings = findings(report)
     return report
 
 
 def simulate(variant: str, players: int | None = None, games: int = 1000, **options) -> Report:
-    """Many games of one variant: every metric with its 95% interval."""
+    """Many games of one variant: every metric with its 95% interval; `per_game=True` keeps each game's rows."""
     return run("simulate", [(variant, players)], games, **options)
 
 
 def compare(specs: Sequence[tuple[str, int | None]], games: int = 3000, **options) -> Report:
-    """Many games of each variant on the same seeds; each later variant against the first."""
+    """Many games of each variant on the same seeds; each later variant against the first.
+
+    `specs` are (shipped name or spec file, player count or None for the smallest). Options as for
+    `run_entries`, e.g. `workers=1`, `seed=7`, `bots=["greedy"]`, `strong=None` (no skill games),
+    `per_game=True` (then `report.games()` and `report.rounds()` are pandas DataFrames: docs/data.md).
+    """
     if len(specs) < 2:
         raise ValueError("compare needs at least two variants")
     return run("compare", specs, games, **options)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from scoutlab.bots import split_bots
 from scoutlab.sim import ADVANTAGE_CAP, LINEUP, WEAK_BOT, run
+from scoutlab.sim.gamedata import TABLES, CsvSink, GameData, ParquetSink, require_pandas
 from scoutlab.sim.results import Report
 from scoutlab.sim.sweep import sweep
 from scoutlab.sim.table import print_report
@@ -43,6 +44,14 @@ def add_run_arguments(parser: argparse.ArgumentParser, games: int) -> None:
                         help=f"skill games per variant (default: half of --games, at most {ADVANTAGE_CAP})")
     parser.add_argument("--json", metavar="FILE", help="write the report as JSON ('-' for standard output)")
     parser.add_argument("--csv", metavar="FILE", help="write one row per estimate and difference ('-' for standard output)")
+    parser.add_argument("--games-csv", metavar="FILE",
+                        help="write one row per game and seat: variant, game, game_seed, seat, bot, score, won, rounds, "
+                             "turns, round_ends (docs/data.md; '-' for standard output)")
+    parser.add_argument("--rounds-csv", metavar="FILE",
+                        help="write one row per round and seat: game, round, seat, bot, score, started, end_reason, turns")
+    parser.add_argument("--games-parquet", metavar="FILE",
+                        help="the --games-csv rows as Parquet (needs pyarrow: pip install 'scoutlab[data]')")
+    parser.add_argument("--rounds-parquet", metavar="FILE", help="the --rounds-csv rows as Parquet")
     parser.add_argument("--plots", metavar="DIR", help="write PNG charts into DIR")
     parser.add_argument("--report", metavar="FILE", help="write a self-contained HTML report")
 
@@ -50,9 +59,15 @@ def add_run_arguments(parser: argparse.ArgumentParser, games: int) -> None:
 def run_command(command: str, specs: list[tuple[str, int | None]], args: argparse.Namespace) -> int:
     """Run, then print and write what the options ask for; 130 when Ctrl-C cut the run short."""
 
-    if args.json == "-" and args.csv == "-":
-        raise ValueError("--json - and --csv - would both write to standard output; give one a file")
+    to_stdout = [option for option, path in outputs(args) if path == "-"]
+    if len(to_stdout) > 1:
+        raise ValueError(f"{' and '.join(f'{o} -' for o in to_stdout)} would {'both' if len(to_stdout) == 2 else 'all'} write to standard output; give files")
+    for option in ("--games-parquet", "--rounds-parquet"):
+        if getattr(args, option[2:].replace("-", "_")) == "-":
+            raise ValueError(f"{option} writes a file, not standard output; give a file name")
     require_extras(["rich", "numpy"] + (["matplotlib"] if args.plots or args.report else []))
+    if args.games_parquet or args.rounds_parquet:
+        require_pandas("--games-parquet and --rounds-parquet", ("pyarrow",))
     check_outputs(args)  # before the run, so a typo in a path does not cost the run
 
     strong = None if args.strong.lower() in ("none", "") else args.strong
@@ -61,6 +76,8 @@ def run_command(command: str, specs: list[tuple[str, int | None]], args: argpars
     every = args.players == ALL
     if every:
         specs = [(spec, None) for spec, _ in specs]
+    # opened only when the run starts (inside run_entries' data.start is later still): a load error leaves no empty file
+    options["data"] = LazyGameData(args)
     if getattr(args, "tune", False):
         require_extras(["cma"])
         # imported only when asked: tuning needs the cma package, which a plain compare does not
@@ -80,8 +97,34 @@ def run_command(command: str, specs: list[tuple[str, int | None]], args: argpars
     return 130 if report.interrupted else 0
 
 
+class LazyGameData(GameData):
+    """The per-game files the options ask for, opened when the run starts (after its specs and bots are checked)."""
+
+    def __init__(self, args: argparse.Namespace):
+        super().__init__()
+        self._files = [(table, fmt, path) for table in ("games", "rounds") for fmt in ("csv", "parquet")
+                       if (path := getattr(args, f"{table}_{fmt}", None))]
+
+    @property
+    def wanted(self) -> bool:
+        return bool(self._files) or super().wanted
+
+    def start(self, plan, labels) -> None:
+        for table, fmt, path in self._files:
+            sink = (CsvSink if fmt == "csv" else ParquetSink)(path, TABLES[table])
+            (self.games if table == "games" else self.rounds).append(sink)
+        self._files = []
+        super().start(plan, labels)
+
+
+def outputs(args: argparse.Namespace) -> list[tuple[str, str]]:
+    """(option, path) of every file option given."""
+    names = ("json", "csv", "games_csv", "rounds_csv", "games_parquet", "rounds_parquet", "report")
+    return [(f"--{name.replace('_', '-')}", path) for name in names if (path := getattr(args, name, None))]
+
+
 def write_outputs(report: Report, args: argparse.Namespace) -> None:
-    machine_stdout = "-" in (args.json, args.csv)
+    machine_stdout = any(path == "-" for _, path in outputs(args))
     if machine_stdout:
         print(report.describe(), file=sys.stderr)
     else:
@@ -117,8 +160,8 @@ def require_extras(modules: list[str]) -> None:
 
 def check_outputs(args: argparse.Namespace) -> None:
     """Every output file must have an existing folder, and --plots must not be a file."""
-    for option, path in (("--json", args.json), ("--csv", args.csv), ("--report", args.report)):
-        if path and path != "-":
+    for option, path in outputs(args):
+        if path != "-":
             folder = Path(path).absolute().parent
             if not folder.is_dir():
                 raise ValueError(f"cannot write {option} {path}: there is no folder {folder}")
@@ -194,7 +237,9 @@ def _write_csv(path: str, rows: list[dict]) -> None:
     try:
         writer = csv.DictWriter(out, fieldnames=list(rows[0]) if rows else ["kind"])
         writer.writeheader()
-        writer.writerows(rows)
+        # None is an empty field; flags are true/false, as in the per-game files
+        writer.writerows({k: ("true" if v else "false") if isinstance(v, bool) else v for k, v in row.items()}
+                         for row in rows)
     finally:
         if out is not sys.stdout:
             out.close()

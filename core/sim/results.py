@@ -1,18 +1,21 @@
 """A finished run as a report: estimates per variant, comparisons, and the run's own description.
 
-`Report.to_dict()` is the `--json` output; `Report.csv_rows()` the `--csv` one. The
-terminal table, the charts and the HTML page all read a Report and nothing else.
+`Report.to_dict()` is the `--json` output; `Report.csv_rows()` the `--csv` one;
+`Report.games()` and `Report.rounds()` the per-game rows as pandas DataFrames, when the
+run kept them (`per_game=True`). The terminal table, the charts and the HTML page all
+read a Report and nothing else.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 from scoutlab.bots import skilled
 from scoutlab.rules import Rules
 from scoutlab.sim.compare import Difference, correct, deal_difference, differences
 from scoutlab.sim.definitions import anchor
+from scoutlab.sim.gamedata import frame
 from scoutlab.sim.metrics import catalogue, estimates, fairness
 from scoutlab.sim.observe import end_reasons
 from scoutlab.sim.runner import Outcome
@@ -57,7 +60,7 @@ class Comparison:
 class Report:
     command: str
     seed: int
-    games: int  # asked for, per variant
+    games_asked: int  # asked for, per variant ("games" in the JSON; `games()` is the per-game table)
     games_done: int
     interrupted: bool
     seconds: float
@@ -70,12 +73,30 @@ class Report:
     weak: str = "greedy"  # the strong bot's opponents in the skill games
     findings: list[str] = field(default_factory=list)  # the numbers in words: differences, no differences, caveats
     sweep: dict | None = None  # for `sweep`: base, settings, points, labels and the metrics chosen
+    kept: dict[str, list[tuple]] | None = field(default=None, repr=False, compare=False)  # per_game=True: the rows
+
+    def games(self):
+        """One row per game and seat (variant, game, game_seed, seat, bot, score, won, ...) as a pandas DataFrame.
+
+        Needs the run to keep them (`per_game=True`) and pandas (`pip install 'scoutlab[data]'`); columns: docs/data.md.
+        """
+        return frame("games", self._kept("games"))
+
+    def rounds(self):
+        """One row per round and seat (round, seat, score, started, end_reason, turns, ...) as a pandas DataFrame."""
+        return frame("rounds", self._kept("rounds"))
+
+    def _kept(self, table: str) -> list[tuple]:
+        if self.kept is None:
+            raise ValueError(f"Report.{table}(): this run kept no per-game rows; run it with per_game=True")
+        return self.kept[table]
 
     def describe(self) -> str:
         """What was run, in one line, so every output says how its numbers were made."""
         names = " vs ".join(f"{v.label} [{','.join(dict.fromkeys(v.bots))}]" for v in self.variants)
-        done = (f"{self.games_done} of {self.games} games (interrupted)" if self.interrupted
-                else f"{self.games} game{'s' * (self.games != 1)}")
+        asked = self.games_asked
+        done = (f"{self.games_done} of {asked} games (interrupted)" if self.interrupted
+                else f"{asked} game{'s' * (asked != 1)}")
         each = " each" if len(self.variants) > 1 else ""
         skill = min(self.advantage_games, self.games_done)
         strong = (f"; skill games: {self.strong} among {self.weak}, {skill} game{'s' * (skill != 1)}{each}"
@@ -142,7 +163,9 @@ class Report:
 
     def to_dict(self) -> dict:
         """Plain JSON-ready data; a value that could not be measured (no interval) is None."""
-        out = _finite(asdict(self))
+        fields = _finite(asdict(replace(self, kept=None)))
+        del fields["kept"]
+        out = {("games" if key == "games_asked" else key): value for key, value in fields.items()}
         out["description"] = self.describe()
         out["header"] = self.header()
         out["resolution"] = self.resolution()
@@ -155,22 +178,27 @@ class Report:
         return out
 
     def csv_rows(self) -> list[dict]:
-        """One row per estimate and per difference; `lineup` names the bots of the row's variant."""
+        """One row per estimate and per difference; `lineup` names the bots of the row's variant.
+
+        Typed columns: a number is a float or int, `significant` true or false, and what a row has not
+        (an estimate's `versus`, `p`, `p_holm`, `significant`; a value without an interval) is None,
+        an empty field in the CSV; never an empty string among numbers.
+        """
         lineup = {v.label: v.lineup for v in self.variants}
         rows = []
         for v in self.variants:
             for e in v.estimates:
-                rows.append({"kind": "estimate", "variant": v.label, "versus": "", "lineup": v.lineup,
+                rows.append({"kind": "estimate", "variant": v.label, "versus": None, "lineup": v.lineup,
                              "key": e.key, "label": e.label, "value": e.value, "low": e.low, "high": e.high,
-                             "half_width": half_width(e), "n": e.n, "p": "", "p_holm": "", "significant": ""})
+                             "half_width": half_width(e), "n": e.n, "p": None, "p_holm": None, "significant": None})
         for c in self.comparisons:
             for d in c.rows:
                 rows.append({"kind": "paired difference" if c.paired else "unpaired difference",
-                             "variant": c.b, "versus": c.a, "lineup": lineup.get(c.b, ""), "key": d.key,
+                             "variant": c.b, "versus": c.a, "lineup": lineup.get(c.b), "key": d.key,
                              "label": d.label, "value": d.value, "low": d.low, "high": d.high,
                              "half_width": (d.high - d.low) / 2, "n": d.b.n,
-                             "p": d.p, "p_holm": d.p_holm, "significant": d.significant})
-        return rows
+                             "p": d.p, "p_holm": d.p_holm, "significant": bool(d.significant)})
+        return [{key: _finite(value) for key, value in row.items()} for row in rows]
 
 
 # The estimates whose half-widths say what a run can resolve.

@@ -4,7 +4,9 @@ Game i of a run with seed S is dealt from `game_seed(S, i)`, whichever worker pl
 it; chunks are fixed ranges of game indices that depend only on the number of games;
 their tallies are merged in chunk order. So the numbers for a seed are identical for
 any number of workers and on any backend. Memory stays constant: a chunk keeps only
-its tallies, never the games.
+its tallies, never the games; only when the plan asks for per-game data (`Plan.per_game`)
+does it also return one compact `GameRecord` per game played, which the caller streams
+out in game order (gamedata.py) and forgets.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from scoutlab.bots import tuned
 from scoutlab.rules import Rules
 from scoutlab.sim.observe import end_reasons, histograms, observe, peaks, skill
 from scoutlab.sim.tally import PairTally, Tally
-from scoutlab.sim.trace import Lineup, play_traced
+from scoutlab.sim.trace import GameSummary, Lineup, play_traced
 from scoutlab.spec.variant import load_spec_text
 
 MASK64 = (1 << 64) - 1
@@ -64,6 +66,35 @@ class Plan:
     advantage_games: int = 0  # skill games per entrant
     pairs: tuple[tuple[int, int], ...] = ()  # entrants (a, b) that share deals: differences are paired
     weak: str = "greedy"  # the strong bot's opponents in skill games
+    per_game: bool = False  # chunks also return a GameRecord per game (--games-csv, Report.games())
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One game as the per-game tables need it: a few numbers per seat and per round, nothing else."""
+
+    entrant: int  # index into Plan.entrants
+    index: int  # the game's index in the run: game `index` is dealt from game_seed(plan.seed, index)
+    strong_seat: int | None  # None: a game of the lineup; else a skill game, the strong bot in this seat
+    totals: tuple[int, ...]
+    rounds: tuple[RoundRecord, ...]
+
+
+@dataclass(frozen=True)
+class RoundRecord:
+    reason: str  # the end condition that ended it, "turn_cap" or "no_legal_action"
+    turns: int
+    starter: int
+    scores: tuple[int, ...]
+    captured: int  # cards captured in the round, all seats together
+    scouts: int
+    scout_and_shows: int
+
+
+def game_record(k: int, index: int, strong_seat: int | None, summary: GameSummary) -> GameRecord:
+    rounds = tuple(RoundRecord(r.reason, r.turns, r.starter, r.scores, r.captured, len(r.scout_turns), len(r.sns_turns))
+                   for r in summary.rounds)
+    return GameRecord(k, index, strong_seat, summary.totals, rounds)
 
 
 def entrant(label: str, rules: Rules, players: int, bots: list[str]) -> Entrant:
@@ -82,6 +113,7 @@ class ChunkResult:
     tallies: list[Tally]
     pairs: list[PairTally]
     games: int  # games played, all entrants and skill games included
+    records: list[GameRecord] = field(default_factory=list)  # only when the plan asks: per game, in game order
 
 
 @dataclass
@@ -124,8 +156,10 @@ def play_chunk(plan: Plan, start: int, stop: int) -> ChunkResult:
         seed = game_seed(plan.seed, index)
         seen = []
         moves: list[tuple[int, ...]] = []  # per entrant: the hash of its game's moves, then of its skill game's
-        for e, setup, tally in zip(plan.entrants, setups, result.tallies):
+        for k, (e, setup, tally) in enumerate(zip(plan.entrants, setups, result.tallies)):
             summary = play_traced(setup.rules, e.players, setup.lineup.bots(seed), seed)
+            if plan.per_game:
+                result.records.append(game_record(k, index, None, summary))
             observations = observe(summary, setup.reasons)
             tally.add(observations, histograms(summary), peaks(summary))
             seen.append(observations)
@@ -135,6 +169,8 @@ def play_chunk(plan: Plan, start: int, stop: int) -> ChunkResult:
                 strong_seat = index % e.players  # the strong bot visits every seat in turn
                 bots = setup.strong_lineups[strong_seat].bots(seed)
                 summary = play_traced(setup.rules, e.players, bots, seed)
+                if plan.per_game:
+                    result.records.append(game_record(k, index, strong_seat, summary))
                 edge = skill(summary, strong_seat)
                 tally.add_observations(edge)
                 observations.update(edge)
@@ -171,8 +207,12 @@ class Outcome:
     workers: int
 
 
-def run_plan(plan: Plan, backend, progress: Callable[[int], None] | None = None) -> Outcome:
-    """Play the plan on `backend`; Ctrl-C stops after the chunks already merged and says so."""
+def run_plan(plan: Plan, backend, progress: Callable[[int], None] | None = None,
+             records: Callable[[list[GameRecord]], None] | None = None) -> Outcome:
+    """Play the plan on `backend`; Ctrl-C stops after the chunks already merged and says so.
+
+    With `plan.per_game`, `records` receives each chunk's game records as the chunk is merged: in game order.
+    """
     tallies = [Tally() for _ in plan.entrants]
     pairs = [PairTally() for _ in plan.pairs]
     done = played = 0
@@ -184,6 +224,8 @@ def run_plan(plan: Plan, backend, progress: Callable[[int], None] | None = None)
                     tally.merge(part)
                 for pair, part in zip(pairs, chunk.pairs):
                     pair.merge(part)
+                if records and chunk.records:
+                    records(chunk.records)
                 done = tallies[0].games
                 played += chunk.games
                 if progress:
