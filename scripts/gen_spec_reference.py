@@ -42,7 +42,12 @@ The schema is `{VARIANT_SCHEMA_ID}` (JSON Schema 2020-12). Check specs with
 - A spec that narrows `players` stops inheriting the per-count entries (`deal.hand_size`,
   `deck.remove`) of the counts it no longer allows: no `null`s needed.
 - The merged document, without `extends`, is what the schema and the checks below see;
-  a problem in an inherited value is reported at the file and line that set it.
+  a problem in an inherited value is reported at the file and line that set it, unless a
+  value the extending file sets is what makes it wrong (a smaller deck under an inherited
+  hand size, a new player count under an inherited starting seat): then at that line of
+  the extending file, saying where the inherited value comes from (`house.yaml:4:
+  $.deal.hand_size.4: ... (the value is inherited from variant official:28; $.deck.highest,
+  set here, makes it wrong)`).
 - Chains longer than {MAX_EXTENDS_DEPTH} steps, and cycles, are refused.
 - Player-count keys may be written `3:` or `"3":`; both are read as the string `"3"`.
 

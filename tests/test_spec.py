@@ -502,3 +502,37 @@ def test_narrowing_players_keeps_the_childs_own_entries_and_reports_them_at_its_
 def test_a_grandchild_that_widens_players_again_must_deal_the_new_count():
     with pytest.raises(SpecError, match=r"deal.hand_size has no entry for 3"):
         load_spec_text("extends: two-player\nname: wide\nplayers: [2, 3]\n", "wide.yaml")
+
+
+# --------------------------------------------------------------------------- inherited values made wrong by a child
+
+
+def test_an_inherited_value_a_child_makes_wrong_is_blamed_on_the_childs_line(tmp_path):
+    spec = tmp_path / "house.yaml"
+    spec.write_text("extends: official\nname: small\nplayers: [5]\ndeck:\n  highest: 8\n")
+    with pytest.raises(SpecError) as caught:
+        load_spec(spec)
+    (problem,) = caught.value.problems
+    assert (problem.file, problem.line, problem.path) == (str(spec), 5, "$.deal.hand_size.5")
+    assert problem.message.endswith("(the value is inherited from variant official:28; $.deck.highest, set here, makes it wrong)")
+
+
+def test_the_blame_goes_to_the_nearest_file_of_the_chain_that_set_the_cause(tmp_path):
+    (tmp_path / "middle.yaml").write_text("extends: official\nname: middle\nschema_version: 1\ndeal:\n  shuffle: once\n")
+    top = tmp_path / "top.yaml"
+    top.write_text("extends: ./middle.yaml\nname: top\nplayers: [3]\n")
+    with pytest.raises(SpecError) as caught:
+        load_spec(top)
+    (problem,) = caught.value.problems
+    # the hand size is official's, the shuffle is middle's: middle made it wrong, top did not
+    assert (problem.file, problem.line, problem.path) == (str(tmp_path / "middle.yaml"), 5, "$.deal.hand_size.3")
+    assert "(the value is inherited from variant official:28; $.deal.shuffle, set here, makes it wrong)" in problem.message
+
+
+def test_a_value_the_child_sets_itself_is_blamed_as_before(tmp_path):
+    spec = tmp_path / "house.yaml"
+    spec.write_text("extends: official\nname: big\ndeal:\n  hand_size: {4: 12}\n")
+    with pytest.raises(SpecError) as caught:
+        load_spec(spec)
+    (problem,) = caught.value.problems
+    assert (problem.line, problem.path) == (4, "$.deal.hand_size.4") and "inherited" not in problem.message

@@ -9,8 +9,10 @@ size, plugins must exist). Nothing downstream needs to re-check the shape.
 Bad input never raises anything but `SpecError`, which carries every problem at
 once as `FILE:LINE: $.json.path: message`. Each merged value remembers the file
 and line that set it, so an error in an inherited value points at the parent,
-and `Spec.locate` lets the engine point at a line too (e.g. for an unknown end
-condition).
+unless a value a child sets is what makes it wrong (a smaller deck, a new player
+count): then the error points at the child's line and says where the inherited value
+comes from. `Spec.locate` lets the engine point at a line too (e.g. for an unknown
+end condition).
 
 Run `python -m scoutlab.spec FILE_OR_NAME...` to check specs from a shell.
 """
@@ -362,22 +364,29 @@ class _View:
                 continue
 
 
-def _semantic_findings(doc: dict[str, Any], bad: set[JsonPath]) -> list[tuple[JsonPath, str]]:
+#: A semantic finding: the path that is wrong, why, and the other paths whose values make it wrong (its causes).
+_Finding = tuple[JsonPath, str, tuple[JsonPath, ...]]
+
+
+def _semantic_findings(doc: dict[str, Any], bad: set[JsonPath]) -> list[_Finding]:
     view = _View(doc, bad)
-    findings: list[tuple[JsonPath, str]] = []
+    findings: list[_Finding] = []
     for check in (_check_deck, _check_compiled_size, _check_player_counts, _check_removed_cards, _check_deal_fits, _check_first_seat, _check_plugins):
         with contextlib.suppress(_Unsound):
-            findings.extend(check(view))
+            findings.extend(found if len(found) == 3 else (*found, ()) for found in check(view))
     return findings
 
 
-def _check_deck(view: _View) -> Iterator[tuple[JsonPath, str]]:
+_DECK = (("deck", "lowest"), ("deck", "highest"))
+
+
+def _check_deck(view: _View) -> Iterator[tuple]:
     lowest, highest = view.get("deck", "lowest"), view.get("deck", "highest")
     if highest <= lowest:
-        yield ("deck", "highest"), f"must be greater than lowest ({lowest}): every card carries two different numbers"
+        yield ("deck", "highest"), f"must be greater than lowest ({lowest}): every card carries two different numbers", _DECK
 
 
-def _check_compiled_size(view: _View) -> Iterator[tuple[JsonPath, str]]:
+def _check_compiled_size(view: _View) -> Iterator[tuple]:
     """The engine's action tables grow with the square of the deck: refuse a deck whose rules would not fit the budget."""
     lowest, highest = _deck_range(view)
     cards = (highest - lowest + 1) * (highest - lowest) // 2
@@ -388,7 +397,7 @@ def _check_compiled_size(view: _View) -> Iterator[tuple[JsonPath, str]]:
             f"a deck of {cards:,} cards (numbers {lowest} to {highest}) compiles to {codes:,} action codes "
             f"(about {codes * 40 / 1e6:.0f} MB); the limit is {MAX_COMPILED_CODES:,}, "
             f"a deck of at most {largest} numbers (highest at most {lowest + largest - 1})"
-        )
+        ), _DECK
 
 
 def _deck_range(view: _View) -> tuple[int, int]:
@@ -399,14 +408,15 @@ def _deck_range(view: _View) -> tuple[int, int]:
     return lowest, highest
 
 
-def _check_player_counts(view: _View) -> Iterator[tuple[JsonPath, str]]:
+def _check_player_counts(view: _View) -> Iterator[tuple]:
     """Maps by player count must match `players` both ways: no count without a hand size, no entry for a count nobody plays."""
     players = view.players()
     allowed = {str(n) for n in players}
     for what, path in (("hand size", ("deal", "hand_size")), ("removal", ("deck", "remove"))):
         for key, _ in view.entries(*path):
             if key not in allowed:
-                yield path + (key,), f"a {what} for {key} players, but players is {players}; add {key} to players or drop this entry"
+                yield (path + (key,), f"a {what} for {key} players, but players is {players}; add {key} to players or drop this entry",
+                       (("players",),))
     hand_size = view.raw("deal", "hand_size")
     if isinstance(hand_size, dict):
         for i, n in view.items("players"):
@@ -414,7 +424,7 @@ def _check_player_counts(view: _View) -> Iterator[tuple[JsonPath, str]]:
                 yield ("players", i), f"{n} players are allowed, but deal.hand_size has no entry for {n}"
 
 
-def _check_removed_cards(view: _View) -> Iterator[tuple[JsonPath, str]]:
+def _check_removed_cards(view: _View) -> Iterator[tuple]:
     lowest, highest = _deck_range(view)
     span = f"numbers run from {lowest} to {highest}"
     removals = view.raw("deck", "remove")
@@ -425,13 +435,13 @@ def _check_removed_cards(view: _View) -> Iterator[tuple[JsonPath, str]]:
             if a == b:
                 yield at + ("cards", i), f"{excerpt(card)} is not a card: its two numbers must differ"
             elif not (lowest <= a <= highest and lowest <= b <= highest):
-                yield at + ("cards", i), f"{excerpt(card)} is not in the deck: {span}"
+                yield at + ("cards", i), f"{excerpt(card)} is not in the deck: {span}", _DECK
         for i, number in view.items(*at, "containing"):
             if not lowest <= number <= highest:
-                yield at + ("containing", i), f"no card carries {number}: {span}"
+                yield at + ("containing", i), f"no card carries {number}: {span}", _DECK
 
 
-def _check_deal_fits(view: _View) -> Iterator[tuple[JsonPath, str]]:
+def _check_deal_fits(view: _View) -> Iterator[tuple]:
     """The hands dealt (over all rounds, when the deck is shuffled once) must come out of the cards left in the deck."""
     lowest, highest = _deck_range(view)
     deck = {frozenset(pair) for pair in combinations(range(lowest, highest + 1), 2)}
@@ -454,16 +464,17 @@ def _check_deal_fits(view: _View) -> Iterator[tuple[JsonPath, str]]:
             yield ("deal", "hand_size", str(n)), (
                 f"dealing {hand} cards to each of {n} players{over} needs {needed} cards, "
                 f"but the deck holds only {left} for {n} players"
-            )
+            ), (*_DECK, ("deck", "remove", str(n)), ("deal", "shuffle"), ("rounds", "count"))
 
 
-def _check_first_seat(view: _View) -> Iterator[tuple[JsonPath, str]]:
+def _check_first_seat(view: _View) -> Iterator[tuple]:
     seat, fewest = view.get("rounds", "first_starting_seat"), min(view.players())
     if seat >= fewest:
-        yield ("rounds", "first_starting_seat"), f"seat {excerpt(seat)} does not exist with {fewest} players (seats are 0 to {fewest - 1})"
+        yield (("rounds", "first_starting_seat"), f"seat {excerpt(seat)} does not exist with {fewest} players (seats are 0 to {fewest - 1})",
+               (("players",),))
 
 
-def _check_plugins(view: _View) -> Iterator[tuple[JsonPath, str]]:
+def _check_plugins(view: _View) -> Iterator[tuple]:
     named: list[tuple[JsonPath, str]] = []
     plugins = view.raw("plugins")
     for i, entry in enumerate(plugins if isinstance(plugins, list) else []):
@@ -806,10 +817,12 @@ def _load(source: _Source) -> Spec:
     if not complete:
         raise SpecError(sorted(set(problems), key=_problem_order))
     doc, origins, merge_problems = _merge_chain(layers)
-    findings = _schema_findings(doc)
-    findings += _semantic_findings(doc, {path for path, _ in findings})
+    schema_findings = _schema_findings(doc)
+    findings: list[_Finding] = [(path, message, ()) for path, message in schema_findings]
+    findings += _semantic_findings(doc, {path for path, _ in schema_findings})
     problems += merge_problems
-    problems += [Problem(*_locate(origins, path, source.label), render_path(path), message) for path, message in findings]
+    chain = [layer.source.label for layer in layers]
+    problems += [_blame(origins, chain, path, message, causes, source.label) for path, message, causes in findings]
     if problems:
         raise SpecError(sorted(set(problems), key=_problem_order))
     schema = _registry().contents(VARIANT_SCHEMA_ID)
@@ -819,6 +832,25 @@ def _load(source: _Source) -> Spec:
     _fill_defaults(doc, schema)
     doc = {key: doc[key] for key in schema["properties"] if key in doc}  # the schema's order, whatever the chain's
     return Spec(doc["name"], doc, source.label, tuple(layer.source.label for layer in layers), origins)
+
+
+def _blame(origins: Mapping[JsonPath, Origin], chain: list[str], path: JsonPath, message: str,
+           causes: tuple[JsonPath, ...], fallback: str) -> Problem:
+    """The problem at the line that set `path`; but when that value is inherited and a file nearer the user's
+    (`chain` is child first) sets one of its `causes`, at that file's line, saying where the value comes from.
+    """
+    origin = _locate(origins, path, fallback)
+    rank = {label: i for i, label in enumerate(chain)}
+    if origin[0] not in rank:
+        return Problem(*origin, render_path(path), message)
+    nearer = [(rank[origins[cause][0]], cause) for cause in causes
+              if cause in origins and origins[cause][0] in rank and rank[origins[cause][0]] < rank[origin[0]]]
+    if not nearer:
+        return Problem(*origin, render_path(path), message)
+    _, cause = min(nearer)
+    where = origin[0] if origin[1] is None else f"{origin[0]}:{origin[1]}"
+    return Problem(*origins[cause], render_path(path),
+                   f"{message} (the value is inherited from {where}; {render_path(cause)}, set here, makes it wrong)")
 
 
 def _problem_order(problem: Problem) -> tuple[str, int, str, str]:

@@ -86,6 +86,8 @@ SUFFIXES: tuple[str, ...] = (
     N_(" (known: {names})"),
     N_(" (installed: {names})"),
     N_("; to use the file {name}.yaml beside this spec, write ./{name}.yaml"),
+    # Not yet in the catalogs (core/text/locale has its own editors): said in English after the translated sentence.
+    " (the value is inherited from {where}; {path}, set here, makes it wrong)",
 )
 
 # The kinds of value a problem names ("expected a whole number, got the string 'lots'").
