@@ -58,7 +58,7 @@ def test_a_schema_1_database_is_migrated_and_its_matches_resume_as_practice(tmp_
     assert [(c["t"], c["b"]) for c in resumed["hand"]] == [(c >> 5, c & 31) for c in state.hands[0]]
     assert len(resumed["log"]) >= 25
     with sqlite3.connect(db) as raw:
-        assert raw.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+        assert raw.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
         assert raw.execute("SELECT typeof(seed), seed, practice FROM matches").fetchone() == ("text", "1234567", 1)
 
 

@@ -10,6 +10,7 @@ engine, replays and spec compiling run in worker threads, never on the event loo
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
@@ -131,6 +132,14 @@ def create_app(db_path: str, bot_delay_ms: int = 700, engine_threads: int = 4, b
     bot_pool = ThreadPoolExecutor(bot_threads, thread_name_prefix="scoutlab-bots")
     compile_pool = ThreadPoolExecutor(2, thread_name_prefix="scoutlab-compile")
     app.state.pools = (engine_pool, bot_pool, compile_pool)
+
+    def loading_report() -> None:  # on shutdown: what loading matches from the database cost (snapshots.py)
+        if matches.loaded:
+            print(f"scoutlab serve: {matches.loaded} matches loaded from the database, {matches.full_replays} replayed from "
+                  f"the seed, {matches.moves_replayed} moves replayed, {matches.snapshots_refused} snapshots refused",
+                  file=sys.stderr, flush=True)
+
+    app.router.on_shutdown.append(loading_report)
 
     async def off_loop(work: Callable[[], Any], pool: ThreadPoolExecutor = engine_pool) -> Any:
         """Run `work` in a worker thread; the event loop goes on serving meanwhile."""

@@ -1,17 +1,19 @@
 """Live matches: one browser seat against bots, every move checked by the engine and stored.
 
 `Matches` is the only way the web app touches a game. It creates a match, finds it
-by its unguessable token (rebuilding it from the database by replay when it is not
-in memory), plays the browser's moves and the bots' moves one at a time, and keeps a
+by its unguessable token (loading it from the database when it is not in memory: from
+its latest snapshot, else by replay), plays the browser's moves and the bots' moves one at a time, and keeps a
 public log of what happened: only what every player at the table saw.
 """
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import secrets
 import threading
 from collections import Counter, OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from scoutlab.bots import Bot, make_bot
 from scoutlab.engine.actions import ScoutShow, Show, parse_action
@@ -21,7 +23,11 @@ from scoutlab.rules import Rules
 from scoutlab.spec.variant import Spec
 from scoutlab.web.deals import bot_seed, secret_seed
 from scoutlab.web.rulescache import RulesCache, rules_weight
-from scoutlab.web.store import MatchDamaged, MatchStore
+from scoutlab.web.snapshots import EVERY, LOG_ENTRY, Encoder, Refused, Snapshot, encode, restore
+from scoutlab.web.snapshots import due as snapshot_due
+from scoutlab.web.store import MatchDamaged, MatchStore, StorageFull, StoredMatch
+
+log = logging.getLogger("scoutlab.web")
 
 #: Estimated bytes of one live match besides its rules, and per line of its log (measured with tracemalloc: about
 #: 15 KB fresh and 30 KB for a finished 3-player official match of 50 log lines; the log's text is kept per language).
@@ -59,6 +65,10 @@ class LogEntry:
     start: int | None = None
 
 
+if tuple(f.name for f in fields(LogEntry)) != LOG_ENTRY:  # a snapshot keeps a log entry as its fields in this order
+    raise ImportError("scoutlab.web.snapshots.LOG_ENTRY does not list LogEntry's fields")
+
+
 class NotYourTurn(Exception):
     """The browser tried to move while another seat is to act, or after the game ended."""
 
@@ -66,24 +76,42 @@ class NotYourTurn(Exception):
 class Match:
     """One match: the game state, the bots of the other seats and the public log."""
 
-    def __init__(self, token: str, rules: Rules, players: int, seed: int, seat: int, bots: list[str | None], practice: bool = False):
+    def __init__(self, token: str, rules: Rules, players: int, seed: int, seat: int, bots: list[str | None], practice: bool = False,
+                 state: GameState | None = None, log: list[LogEntry] | None = None):
+        """A new match (its bots built at once, so a bad name fails here), or one loaded with its `state` and `log`
+        (its bots built when first asked for: a search bot takes a while to build, and reading a state needs none)."""
         self.token = token
         self.rules = rules
         self.seed = seed  # the deal's secret: never sent to the browser
         self.practice = practice  # dealt from a chosen seed: its cards can be known in advance
         self.seat = seat
         self.bot_names = bots
-        self.state: GameState = rules.new_game(players, seed)
-        self.bots: list[Bot | None] = [
-            None if name is None else make_bot(name, rules, bot_seed(seed, s)) for s, name in enumerate(bots)
-        ]
-        self.log: list[LogEntry] = []
+        self.state: GameState = rules.new_game(players, seed) if state is None else state
+        self._bots: list[Bot | None] | None = None
+        if state is None:
+            self._bots = self._build_bots()
+        self.log: list[LogEntry] = [] if log is None else log
         self.log_text: dict[object, list[str]] = {}  # the log's lines per language, rendered once each
         self.lock = threading.Lock()  # one move at a time per match
+        self.encoder = Encoder()  # the parts of its snapshot already encoded
+
+    def _build_bots(self) -> list[Bot | None]:
+        return [None if name is None else make_bot(name, self.rules, bot_seed(self.seed, s)) for s, name in enumerate(self.bot_names)]
+
+    @property
+    def bots(self) -> list[Bot | None]:
+        """The seats' bots (None for the browser's), fresh from their seeds as on every resume; MatchDamaged when a
+        stored bot can no longer be built."""
+        if self._bots is None:
+            try:
+                self._bots = self._build_bots()
+            except Exception as exc:  # a bot no longer installed
+                raise MatchDamaged(f"its bots cannot be rebuilt ({type(exc).__name__}: {str(exc)[:120]})") from None
+        return self._bots
 
     @property
     def bot_to_act(self) -> bool:
-        return not self.state.is_over and self.bots[self.state.to_act] is not None
+        return not self.state.is_over and self.bot_names[self.state.to_act] is not None
 
     @property
     def your_turn(self) -> bool:
@@ -130,8 +158,12 @@ def _public_entry(state: GameState, code: int) -> LogEntry:
 class Matches:
     """Every match of the server: created, found by token, played and stored."""
 
-    def __init__(self, store: MatchStore, keep_in_memory: int = 2000, budget: int = LIVE_BUDGET_BYTES):
+    def __init__(self, store: MatchStore, keep_in_memory: int = 2000, budget: int = LIVE_BUDGET_BYTES, snapshots: bool = True):
         self.store = store
+        self.snapshots = snapshots  # False: no snapshot is written (measurements of what they cost)
+        # What loading matches from the database cost: matches loaded, of them whole replays from the seed,
+        # moves replayed in all (after a snapshot, or from the seed) and snapshots refused.
+        self.loaded = self.full_replays = self.moves_replayed = self.snapshots_refused = 0
         self._live: OrderedDict[str, Match] = OrderedDict()
         self._keep = keep_in_memory  # older matches are dropped from memory and rebuilt on demand
         self.budget = budget  # ... and so are they beyond this many estimated bytes, rules included
@@ -171,19 +203,68 @@ class Matches:
         stored = self.store.load(token)  # MatchDamaged when its pages cannot be read
         if stored is None:
             return None
+        match = self._load(stored)
+        with self._lock:
+            return self._remember(match)
+
+    def _load(self, stored: StoredMatch) -> Match:
+        """The match from its newest usable snapshot and the moves after it, else replayed from the seed."""
         try:
             rules = rules_for(stored.spec)
-            match = Match(token, rules, stored.players, stored.seed, stored.seat, stored.bots, stored.practice)
-        except Exception as exc:  # a stored document this version no longer compiles, or a bot no longer installed
+        except Exception as exc:  # a stored document this version no longer compiles
+            raise MatchDamaged(f"its variant cannot be rebuilt ({type(exc).__name__}: {str(exc)[:120]})") from None
+        self.loaded += 1
+        for snapshot in stored.snapshots:
+            try:
+                state, rows = restore(snapshot, rules, stored.players, stored.seed, stored.moves)
+                match = Match(stored.token, rules, stored.players, stored.seed, stored.seat, stored.bots, stored.practice,
+                              state, [_entry(row) for row in rows])
+            except (Refused, TypeError) as exc:  # TypeError: log rows of another shape
+                self.snapshots_refused += 1
+                log.warning("match %s…: snapshot after move %d refused: %s", stored.token[:6], snapshot.ply, exc)
+                continue
+            self._replay(match, stored.moves, snapshot.ply)
+            if len(stored.moves) - snapshot.ply >= EVERY:  # the newest was refused or missing: the next load starts here
+                self._snapshot_now(match)
+            return match
+        try:
+            match = Match(stored.token, rules, stored.players, stored.seed, stored.seat, stored.bots, stored.practice)
+        except Exception as exc:  # a bot no longer installed
             raise MatchDamaged(f"its variant or bots cannot be rebuilt ({type(exc).__name__}: {str(exc)[:120]})") from None
-        for ply, text in enumerate(stored.moves):
+        self.full_replays += 1
+        self._replay(match, stored.moves, 0)
+        if stored.moves:
+            self._snapshot_now(match)
+        return match
+
+    def _replay(self, match: Match, moves: list[str], start: int) -> None:
+        for ply in range(start, len(moves)):
+            text = moves[ply]
             try:
                 code = match.rules.codec.encode(parse_action(text))
                 match.apply(code)
             except (IllegalAction, ValueError) as exc:
                 raise MatchDamaged(f"stored move {ply + 1} {text[:40]!r} is refused: {str(exc)[:160]}") from None
-        with self._lock:
-            return self._remember(match)
+        self.moves_replayed += len(moves) - start
+
+    @staticmethod
+    def _encode(match: Match) -> Snapshot | None:
+        """The match's snapshot now, or None (a state a snapshot cannot hold: the match is replayed instead)."""
+        try:
+            return encode(match.state, match.log, len(match.state.history), match.encoder)
+        except (TypeError, ValueError) as exc:  # e.g. a plugin's value JSON cannot hold
+            log.warning("match %s…: no snapshot (%s)", match.token[:6], str(exc)[:120])
+            return None
+
+    def _snapshot_now(self, match: Match) -> None:
+        """Keep a snapshot of a match just loaded by replay, so the next load need not replay; best effort."""
+        if not self.snapshots:
+            return
+        snapshot = self._encode(match)
+        if snapshot is None:
+            return
+        with contextlib.suppress(StorageFull, MatchDamaged):  # the moves are kept; the next load replays again
+            self.store.add_snapshot(match.token, snapshot)
 
     def in_memory(self, token: str) -> Match | None:
         """The match if it is in memory, else None: never reads the database (the live stream asks often)."""
@@ -260,7 +341,8 @@ class Matches:
         ply = len(match.state.history)
         text = match.apply(code)
         try:
-            self.store.add_move(match.token, ply, text)
+            due = self.snapshots and snapshot_due(ply + 1, match.state.is_over)
+            self.store.add_move(match.token, ply, text, self._encode(match) if due else None)
         except Exception:
             with self._lock:  # memory is a move ahead of the file: forget it, the next request replays the file
                 self._forget(match.token)
@@ -270,6 +352,12 @@ class Matches:
                 if match.token in self._weights:
                     self._reweigh(match)
         return text
+
+
+def _entry(row: tuple) -> LogEntry:
+    """A log entry from a snapshot's row of its fields (JSON gave the cards back as a list)."""
+    rnd, seat, kind, cards, *rest = row
+    return LogEntry(rnd, seat, kind, tuple(cards), *rest)
 
 
 def match_weight(match: Match) -> int:

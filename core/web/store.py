@@ -1,7 +1,10 @@
 """Matches kept in SQLite: each match is its variant document, secret deal seed, seats and list of moves.
 
-A match is never stored as a snapshot of its state: it is rebuilt by replaying its
-moves from the seed, so a restarted server resumes every match exactly where it was.
+A match is its moves from the seed: replaying them rebuilds it exactly. Beside them, each
+fourth move's transaction (and the last's) also keeps a compact snapshot of the match after
+it (snapshots.py), in one of two slots per match, so a restarted server loads a match instead of replaying it;
+a snapshot that is damaged or stale is refused and the match is replayed from the other
+slot's snapshot or, at worst, from the seed.
 The seed is the match's secret (it decides every hand), so it lives here and nowhere
 a player can read it. The file is marked as ours (`application_id`) with a schema
 version (`user_version`), so a foreign or corrupt file is refused with a clear
@@ -23,10 +26,13 @@ import threading
 import time
 from dataclasses import dataclass
 
+from scoutlab.web.snapshots import Snapshot, slot
+
 #: "SCOU" in ASCII: marks a SQLite file as a scoutlab match database.
 APPLICATION_ID = 0x53434F55
 #: 2: seeds are 128-bit secrets kept as decimal text (SQLite integers stop at 64 bits), and `practice` marks chosen deals.
-SCHEMA_VERSION = 2
+#: 3: snapshots of each match's state, so a restart need not replay every match.
+SCHEMA_VERSION = 3
 #: A writer waits this long for another connection's lock before giving up (milliseconds).
 BUSY_TIMEOUT_MS = 5000
 
@@ -47,7 +53,19 @@ CREATE TABLE moves (
     action TEXT NOT NULL,      -- notation, e.g. "show 2-3": readable, and independent of code layout
     PRIMARY KEY (token, ply)
 );
+""" + """
+CREATE TABLE snapshots (
+    token  TEXT NOT NULL REFERENCES matches(token),
+    slot   INTEGER NOT NULL,   -- 0 or 1 (snapshots.slot): the newest snapshot and the one before it
+    ply    INTEGER NOT NULL,   -- the moves it includes
+    format TEXT NOT NULL,      -- snapshots.FORMAT_TAG: its format and the engine that wrote it
+    body   BLOB NOT NULL,      -- zlib-compressed JSON: the state's changing fields and the public log
+    rng    BLOB NOT NULL,      -- the deal's random stream (625 words)
+    checks BLOB NOT NULL,      -- BLAKE2b of all the above: a damaged snapshot is refused
+    PRIMARY KEY (token, slot)
+);
 """
+_SNAPSHOTS = _SCHEMA[_SCHEMA.index("CREATE TABLE snapshots") :]
 
 # Schema 1 kept 31-bit seeds as INTEGER; a 128-bit number would be turned into a lossy REAL by that
 # column's affinity, so the table is rebuilt with a TEXT seed. Those old deals are guessable: practice.
@@ -93,6 +111,7 @@ class StoredMatch:
     bots: list[str | None]
     moves: list[str]
     practice: bool = False
+    snapshots: tuple[Snapshot, ...] = ()  # newest first
 
 
 def _write_failure(exc: sqlite3.Error) -> StoreError:
@@ -128,8 +147,9 @@ class MatchStore:
                 f"{self.path} is a SQLite database of another program (application_id {app_id}), "
                 "not a scoutlab match database; pass another --db"
             )
-        elif version == 1:
-            db.executescript("BEGIN IMMEDIATE;" + _MIGRATE_1_TO_2 + f"PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
+        elif version in (1, 2):  # schema 2 gains the snapshots table; its matches replay once, then have snapshots
+            first = _MIGRATE_1_TO_2 if version == 1 else ""
+            db.executescript("BEGIN IMMEDIATE;" + first + _SNAPSHOTS + f"PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
         elif version != SCHEMA_VERSION:
             newer = "a newer" if version > SCHEMA_VERSION else "an older"
             raise StoreError(f"{self.path} was written by {newer} scoutlab (match schema {version}, this one reads {SCHEMA_VERSION})")
@@ -149,13 +169,30 @@ class MatchStore:
         except sqlite3.Error as exc:
             raise _write_failure(exc) from None
 
-    def add_move(self, token: str, ply: int, action: str) -> None:
-        """Record move number `ply` (0-based) of a match; StorageFull (or MatchDamaged) if it cannot be written."""
+    def add_move(self, token: str, ply: int, action: str, snapshot: Snapshot | None = None) -> None:
+        """Record move number `ply` (0-based) of a match, and the snapshot after it in the same transaction;
+        StorageFull (or MatchDamaged) if it cannot be written."""
         try:
             with self._lock, self._db:
                 self._db.execute("INSERT INTO moves (token, ply, action) VALUES (?, ?, ?)", (token, ply, action))
+                if snapshot is not None:
+                    self._put_snapshot(token, snapshot)
         except sqlite3.Error as exc:
             raise _write_failure(exc) from None
+
+    def add_snapshot(self, token: str, snapshot: Snapshot) -> None:
+        """Keep a snapshot on its own (after a replay); StorageFull (or MatchDamaged) if it cannot be written."""
+        try:
+            with self._lock, self._db:
+                self._put_snapshot(token, snapshot)
+        except sqlite3.Error as exc:
+            raise _write_failure(exc) from None
+
+    def _put_snapshot(self, token: str, snapshot: Snapshot) -> None:
+        self._db.execute(
+            "INSERT OR REPLACE INTO snapshots (token, slot, ply, format, body, rng, checks) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (token, slot(snapshot.ply), snapshot.ply, snapshot.format, snapshot.body, snapshot.rng, snapshot.check),
+        )
 
     def load(self, token: str) -> StoredMatch | None:
         """The stored match, or None when there is no match with this token; MatchDamaged if it cannot be read."""
@@ -167,13 +204,33 @@ class MatchStore:
                 if row is None:
                     return None
                 moves = [m for (m,) in self._db.execute("SELECT action FROM moves WHERE token = ? ORDER BY ply", (token,))]
+                snapshots = self._snapshots(token)
             spec, players, seed, seat, bots, practice = row
-            return StoredMatch(token, json.loads(spec), players, int(seed), seat, json.loads(bots), moves, bool(practice))
+            return StoredMatch(token, json.loads(spec), players, int(seed), seat, json.loads(bots), moves, bool(practice), snapshots)
         except sqlite3.OperationalError as exc:
             raise StorageFull(f"the match could not be read ({exc})") from None
         except (sqlite3.DatabaseError, ValueError, TypeError) as exc:
             # A damaged page or a mangled row: this match is lost to us, the rest of the file may be fine.
             raise MatchDamaged(f"its stored record cannot be read ({_short(str(exc))})") from None
+
+    def _snapshots(self, token: str) -> tuple[Snapshot, ...]:
+        """The match's snapshots, newest first (the caller holds the lock). A damaged page or row here costs
+        only the snapshot: the match is then replayed from its moves, which are read on their own."""
+        try:
+            rows = self._db.execute(
+                "SELECT ply, format, body, rng, checks FROM snapshots WHERE token = ? ORDER BY ply DESC", (token,)
+            ).fetchall()
+        except sqlite3.OperationalError:
+            raise
+        except sqlite3.DatabaseError:
+            return ()
+        kept = []
+        for ply, tag, body, rng, check in rows:
+            if isinstance(ply, int) and isinstance(tag, str) and all(isinstance(b, bytes) for b in (body, rng, check)):
+                kept.append(Snapshot(ply, tag, body, rng, check))
+            else:  # a mangled row: the restore refuses it by its check
+                kept.append(Snapshot(ply if isinstance(ply, int) else -1, str(tag), b"", b"", b""))
+        return tuple(kept)
 
     def count(self) -> int:
         with self._lock:
