@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+import warnings
 from importlib import import_module
 
 from scoutlab import __version__
-from scoutlab.base.errors import user_errors
+from scoutlab.base.errors import SpecWarning, user_errors
 
 COMMANDS = [
     "variants",
@@ -57,8 +58,20 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """A spec's warning in one line (`scoutlab: warning: FILE:LINE: $.path: ...`); others as Python shows them."""
+    if issubclass(category, SpecWarning):
+        print(f"scoutlab: warning: {message}", file=file or sys.stderr)
+    else:
+        _python_show_warning(message, category, filename, lineno, file, line)
+
+
+_python_show_warning = warnings.showwarning
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    warnings.showwarning = _show_warning
     try:
         return args.run(args)
     except BrokenPipeError:  # the reader went away (e.g. `| head`): nothing left to say

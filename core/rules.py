@@ -9,10 +9,11 @@ hooks (results cached, since those hooks are pure).
 from __future__ import annotations
 
 import difflib
+import warnings
 from collections.abc import Callable
 from typing import Any
 
-from scoutlab.base.errors import HookError, PluginError, SpecError
+from scoutlab.base.errors import HookError, PluginError, Problem, SpecError, SpecWarning
 from scoutlab.base.values import EndCondition, RoundEnd, ShowInfo
 from scoutlab.engine.actions import Codec
 from scoutlab.engine.cards import MASK, SHIFT, full_deck, identity, parse_card
@@ -22,7 +23,7 @@ from scoutlab.engine.shows import builtin_key, builtin_kind, builtin_show_domain
 from scoutlab.engine.state import GameState
 from scoutlab.host import builtin
 from scoutlab.host.guard import raised, wrong_answer
-from scoutlab.host.manager import make_manager
+from scoutlab.host.manager import make_manager, offered_end_conditions, plugin_ref, plugins_offering
 from scoutlab.spec.variant import Spec, load_spec
 
 
@@ -81,13 +82,18 @@ class Rules:
         offered: dict[str, EndCondition] = {}
         for conditions in self.plugins.hook.scoutlab_end_conditions():
             offered.update(conditions or {})
+        listed = [plugin_ref(item) for item in doc.get("plugins", [])]
         problems = [
-            spec.problem(f"$.end_conditions[{i}]", _unknown_condition(name, offered))
+            spec.problem(f"$.end_conditions[{i}]", _unknown_condition(name, offered, [n for n, _ in listed]))
             for i, name in enumerate(doc["end_conditions"])
             if name not in offered
         ]
         if problems:
             raise SpecError(problems)
+        #: Problems that do not stop the spec but likely defeat its purpose (`scoutlab validate` lists them).
+        self.warnings: list[Problem] = self._unused_end_conditions(listed)
+        for warning in self.warnings:
+            warnings.warn(str(warning), SpecWarning, stacklevel=2)
         self.end_conditions: list[tuple[str, EndCondition]] = [(n, offered[n]) for n in doc["end_conditions"]]
         # (name, check, exempts) for the check after every action, unpacked once here.
         self.end_checks = [(n, c.check, c.exempts_last_show_owner) for n, c in self.end_conditions]
@@ -109,6 +115,20 @@ class Rules:
             condition == builtin.scoutlab_end_conditions().get(name) for name, condition in self.end_conditions
         )
         self.guarded: bool = not self.builtin_shows or self.scores_hooked or self.observed or not self.ends_builtin
+
+    def _unused_end_conditions(self, listed: list[tuple[str, dict]]) -> list[Problem]:
+        """A warning for each listed plugin that offers end conditions of which end_conditions enables none:
+        its rule would never end a round."""
+        enabled = self.spec.doc["end_conditions"]
+        found = []
+        for i, (name, _) in enumerate(listed):
+            offered = offered_end_conditions(self.plugins.get_plugin(name)) if name != "builtin" else []
+            if offered and not set(offered) & set(enabled):
+                found.append(self.spec.problem(
+                    f"$.plugins[{i}]", f"plugin {name!r} offers the end condition {' or '.join(map(repr, offered))}, but "
+                                       "end_conditions does not list it, so the plugin never ends a round; add it: "
+                                       f"end_conditions: [{', '.join([*enabled, offered[0]])}]"))
+        return found
 
     def _shows_are_builtin(self) -> bool:
         """Whether the built-in rules alone classify and compare shows in this deck.
@@ -248,7 +268,13 @@ def _call(impl, **kwargs: Any) -> Any:
     return impl.function(*[kwargs[name] for name in impl.argnames])
 
 
-def _unknown_condition(name: str, offered: dict[str, EndCondition]) -> str:
+def _unknown_condition(name: str, offered: dict[str, EndCondition], listed: list[str]) -> str:
+    """Why `name` is no end condition here: a plugin that offers it is not listed, or a near miss, or unknown."""
+    offering = plugins_offering(name, set(listed))
+    if offering:
+        plugins = ", ".join([*(n for n in listed if n != "builtin"), offering[0]])
+        return (f"unknown end condition {name!r}; the installed plugin {offering[0]!r} offers it: list it under "
+                f"plugins (plugins: [{plugins}]) (known: {', '.join(sorted(offered))})")
     close = difflib.get_close_matches(name, list(offered), n=1)
     hint = f"; did you mean {close[0]!r}?" if close else ""
     return f"unknown end condition {name!r}{hint} (known: {', '.join(sorted(offered))})"

@@ -12,6 +12,7 @@ from types import MappingProxyType
 
 import pytest
 
+from scoutlab.base.errors import SpecWarning
 from scoutlab.bots import BotError, make_bot
 from scoutlab.host.hookspecs import EndCondition, ShowInfo, hookimpl
 from scoutlab.host.manager import PluginError
@@ -93,7 +94,8 @@ def test_hook_end_conditions_are_in_force_only_where_a_spec_lists_them():
         state = play_game(listed, 4, make_bots(["random"], listed, 4, 2), 2)
         assert [(end.reason, end.turns, end.exempt) for end in state.round_ends] == [("six_turns", 6, None)] * 4
 
-        offered_only = rules_with("official", ["six-turns"])  # the plugin offers it, the spec does not use it
+        with pytest.warns(SpecWarning, match="plugin 'six-turns' offers the end condition 'six_turns', but end_conditions"):
+            offered_only = rules_with("official", ["six-turns"])  # the plugin offers it, the spec does not use it
         state = play_game(offered_only, 4, make_bots(["random"], offered_only, 4, 2), 2)
         assert "six_turns" not in {end.reason for end in state.round_ends}
 

@@ -395,3 +395,100 @@ def test_undo_after_a_failing_hook_restores_the_state_both_ways(clean_env, hook,
         rules = rules_with("official", ["fragile"])
         state, _code, error = play_until_failure(rules, set_by_hand=set_by_hand)  # asserts the state is unchanged
     assert error.plugin == "fragile" and state._replayable is not set_by_hand
+
+
+# -- a plugin's end condition and its listing ------------------------------------------------------
+
+PLUGIN_CORPUS = sorted((ROOT := __import__("pathlib").Path(__file__).resolve().parent / "bad_specs" / "plugins").glob("*.yaml"))
+
+
+class TenTurns:
+    """Not what the plugin does: a class's docstring."""
+
+    @hookimpl
+    def scoutlab_end_conditions(self):
+        return {"ten_turns": EndCondition(lambda state: state.turn >= 10, False, "the round ends after ten turns")}
+
+
+def _lines(path, marker: str) -> list[tuple[str, int, str, str]]:
+    found = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith(f"# {marker}: "):
+            match = re.match(r"^# \w+: (?P<file>[^:]+):(?P<line>\d+): (?P<path>\$\S*): (?P<text>.+)$", line)
+            assert match, line
+            found.append((str(path.parent / match["file"]), int(match["line"]), match["path"], match["text"]))
+    return found
+
+
+def _matches(found, expected) -> bool:
+    file, line, path, text = expected
+    return any((f.file, f.line, f.path) == (file, line, path) and text in f.message for f in found)
+
+
+@pytest.mark.parametrize("path", PLUGIN_CORPUS, ids=[p.name for p in PLUGIN_CORPUS])
+def test_plugin_corpus(path, clean_env, recwarn):
+    from scoutlab.rules import load_rules
+    from scoutlab.spec.variant import SpecError
+
+    expected, warned = _lines(path, "expect"), _lines(path, "warn")
+    assert expected or warned, f"{path.name} names no expected problem or warning"
+    with installed_plugin("ten-turns", TenTurns()):
+        if expected:
+            with pytest.raises(SpecError) as caught:
+                load_rules(str(path))
+            found = caught.value.problems
+            assert len(found) == len(expected) and all(_matches(found, e) for e in expected), found
+        else:
+            rules = load_rules(str(path))
+            assert len(rules.warnings) == len(warned) and all(_matches(rules.warnings, w) for w in warned), rules.warnings
+            assert [str(w.message) for w in recwarn.list] == [str(w) for w in rules.warnings]  # said at load too
+
+
+def test_validate_prints_the_warning_in_one_line_and_still_succeeds(clean_env, capsys):
+    path = ROOT / "listed_without_its_end_condition.yaml"
+    with installed_plugin("ten-turns", TenTurns()):
+        assert main(["validate", str(path)]) == 0
+    out, err = capsys.readouterr()
+    assert out == "1 file valid (1 warning)\n"
+    assert err == (f"warning: {path}:5: $.plugins[0]: plugin 'ten-turns' offers the end condition 'ten_turns', but "
+                   "end_conditions does not list it, so the plugin never ends a round; add it: "
+                   "end_conditions: [hand_emptied, everyone_scouted, ten_turns]\n")
+
+
+def test_a_command_that_loads_the_spec_warns_in_one_line(clean_env, capsys):
+    path = ROOT / "listed_without_its_end_condition.yaml"
+    with installed_plugin("ten-turns", TenTurns()):
+        assert main(["game", "--variant", str(path), "--players", "3", "--quiet"]) == 0
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"scoutlab: warning: {path}:5: $.plugins[0]: plugin 'ten-turns' offers")
+
+
+def test_a_plugin_with_its_end_condition_enabled_gets_no_warning(clean_env, recwarn):
+    with installed_plugin("ten-turns", TenTurns()):
+        rules = rules_with("official", ["ten-turns"], end_conditions=["hand_emptied", "ten_turns"])
+    assert rules.warnings == [] and not recwarn.list
+
+
+# -- a plugin's summary ---------------------------------------------------------------------------
+
+
+def test_a_summary_survives_make_plugin_returning_an_object(clean_env):
+    import types
+
+    from scoutlab.text.summary import render_text, summarize
+
+    module = types.ModuleType("ones_beat_all", "House rule: a set of 1s beats any other show.\n\nMore here.")
+
+    class OnesBeatAll:
+        @hookimpl
+        def scoutlab_show_beats(self, show, active):
+            return None
+
+    module.make_plugin = lambda config: OnesBeatAll()
+    module.summary = "a set of three or more 1s beats any other show"
+    with installed_plugin("ones-beat-all", module):
+        text = render_text(summarize(rules_with("official", ["ones-beat-all"])))
+        assert "ones-beat-all: a set of three or more 1s beats any other show" in text
+        del module.summary  # no summary: the module's docstring, not the class's (none) or "(no description)"
+        text = render_text(summarize(rules_with("official", ["ones-beat-all"])))
+        assert "ones-beat-all: House rule: a set of 1s beats any other show" in text

@@ -66,6 +66,11 @@ class SpecError(Exception):
         super().__init__("\n".join(map(str, self.problems)))
 
 
+class SpecWarning(UserWarning):
+    """A spec that loads but likely does not do what its author meant (e.g. a plugin listed without its end
+    condition); the text is a `Problem`'s `FILE:LINE: $.path: message`. The command line prints it in one line."""
+
+
 class BotError(ValueError):
     """A bot name or option that cannot be used."""
 

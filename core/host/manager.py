@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import difflib
 import functools
+import inspect
 import os
+import types
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
@@ -140,6 +142,58 @@ def unknown_hooks(pm: pluggy.PluginManager) -> list[tuple[str, str]]:
 def implementers(pm: pluggy.PluginManager, hook_name: str) -> list[str]:
     """Names of the plugins implementing a hook, the built-in rules included."""
     return [impl.plugin_name for impl in getattr(pm.hook, hook_name).get_hookimpls()]
+
+
+def offered_end_conditions(plugin: object) -> list[str]:
+    """The names of the end conditions one plugin object offers (its own `scoutlab_end_conditions`), or []."""
+    hook = getattr(plugin, "scoutlab_end_conditions", None)
+    if hook is None or not callable(hook):
+        return []
+    try:
+        offered = hook()
+    except Exception:  # a plugin that fails here is reported where the hook is called for the rules
+        return []
+    return [name for name in offered if isinstance(name, str)] if isinstance(offered, dict) else []
+
+
+def plugins_offering(condition: str, listed: set[str]) -> list[str]:
+    """Available plugins, not in `listed`, that offer the end condition `condition` (made with an empty config)."""
+    found = []
+    for name, ep in sorted(available_plugins().items()):
+        if name == "builtin" or name in listed:
+            continue
+        try:
+            obj = ep.load()
+            factory = getattr(obj, "make_plugin", None)
+            candidates = [obj] + ([factory({})] if factory is not None else [])
+        except Exception:  # a broken or config-hungry plugin offers nothing here; `scoutlab plugins` says why
+            continue
+        if any(condition in offered_end_conditions(c) for c in candidates):
+            found.append(name)
+    return found
+
+
+def plugin_summary(plugin: object, name: str) -> str | None:
+    """What a plugin says it does: the `summary` of the object registered, else of the module its entry point
+    names (so a summary survives `make_plugin` returning an object), else the first line of a docstring."""
+    sources: list[object] = [plugin]
+    ep = installed_plugins().get(name)
+    if ep is not None:
+        try:
+            module = ep.load()
+        except Exception:  # registered, so it loaded once; a second failure leaves only the object
+            module = None
+        if module is not None and module is not plugin:
+            sources.append(module)
+    for source in sources:
+        summary = getattr(source, "summary", None)
+        if isinstance(summary, str) and summary.strip():
+            return summary.strip()
+    for source in sorted(sources, key=lambda s: not isinstance(s, types.ModuleType)):  # a module's doc says what it does
+        doc = inspect.getdoc(source)
+        if doc:
+            return doc.splitlines()[0].rstrip(".")
+    return None
 
 
 def bot_factories() -> dict[str, object]:

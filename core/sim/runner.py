@@ -16,10 +16,12 @@ import math
 import signal
 import threading
 import time
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 
+from scoutlab.base.errors import SpecWarning
 from scoutlab.bots import tuned
 from scoutlab.rules import Rules
 from scoutlab.sim.observe import end_reasons, histograms, observe, peaks, skill
@@ -137,7 +139,9 @@ def _setup(e: Entrant, strong: str | None, weak: str) -> _Setup:
             if fitted is not None:
                 tuned.remember(fitted)
 
-        rules = Rules(load_spec_text(e.doc, filename=e.label))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", SpecWarning)  # the parent said it when it loaded the spec
+            rules = Rules(load_spec_text(e.doc, filename=e.label))
         strong_lineups = []
         if strong:
             for seat in range(e.players):

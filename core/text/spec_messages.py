@@ -88,6 +88,7 @@ SUFFIXES: tuple[str, ...] = (
     N_("; to use the file {name}.yaml beside this spec, write ./{name}.yaml"),
     # Not yet in the catalogs (core/text/locale has its own editors): said in English after the translated sentence.
     " (the value is inherited from {where}; {path}, set here, makes it wrong)",
+    "; the installed plugin {name} offers it: list it under plugins (plugins: [{names}])",
 )
 
 # The kinds of value a problem names ("expected a whole number, got the string 'lots'").

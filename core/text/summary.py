@@ -13,7 +13,6 @@ order changes the summary too.
 
 from __future__ import annotations
 
-import inspect
 import string
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -21,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from scoutlab.base.plural import ngettext
 from scoutlab.engine.cards import MASK, SHIFT, format_card
-from scoutlab.host.manager import implementers, plugin_ref
+from scoutlab.host.manager import implementers, plugin_ref, plugin_summary
 
 if TYPE_CHECKING:
     from scoutlab.rules import Rules
@@ -411,22 +410,13 @@ def _plugins(rules: Rules):
     if not entries:
         yield Sentence("plugins.none")
     for name, config in entries:
-        summary = _plugin_summary(rules.plugins.get_plugin(name))
+        summary = plugin_summary(rules.plugins.get_plugin(name), name) or "(no description)"
         if config:
             shown = ", ".join(f"{key}={value}" for key, value in config.items())
             shown = shown if len(shown) <= 200 else shown[:200] + "..."  # a spec's text is not a summary's
             yield Sentence("plugins.item_config", {"name": name, "config": shown, "summary": summary})
         else:
             yield Sentence("plugins.item", {"name": name, "summary": summary})
-
-
-def _plugin_summary(plugin: object) -> str:
-    """What a plugin says it does: its `summary` attribute, else the first line of its docstring."""
-    summary = getattr(plugin, "summary", None)
-    if isinstance(summary, str) and summary:
-        return summary
-    doc = inspect.getdoc(plugin) or ""
-    return doc.splitlines()[0].rstrip(".") if doc else "(no description)"
 
 
 def _seat(seat: int) -> Sentence:

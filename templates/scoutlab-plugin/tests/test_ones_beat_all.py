@@ -47,6 +47,13 @@ def test_a_bad_config_is_a_spec_error(scoutlab_rules, config, reason):
         scoutlab_rules("official", [{"name": "ones-beat-all", "config": config}])
 
 
+def test_the_rules_summary_says_what_the_plugin_does():
+    from scoutlab.text.summary import render_text, summarize
+
+    # `summary` lives in the module, while make_plugin returns an object: scoutlab finds it there
+    assert "ones-beat-all: a set of three or more 1s beats any other show" in render_text(summarize(load_rules(SPEC)))
+
+
 def test_the_rules_cases():
     assert run_scenario_file(HERE / "scenarios" / "ones.yaml") == 5
 
