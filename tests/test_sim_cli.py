@@ -193,3 +193,23 @@ def test_help_says_what_players_all_compares_and_how_to_aim_a_sweep(capsys):
         main(["sweep", "--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert "--target METRIC=VALUE" in text and "say which point comes closest to this value" in text
+
+
+def test_the_main_commands_cost_is_one_figure_in_the_help_and_the_readme(capsys):
+    import re
+    from pathlib import Path
+
+    from scoutlab.commands import compare
+
+    with pytest.raises(SystemExit):
+        main(["compare", "--help"])
+    helped = " ".join(capsys.readouterr().out.split())
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("- Cost of the main command"):readme.index("<!-- section: play -->")]
+    said = {
+        "compare --help": re.findall(r"about ([\d.]+) CPU-seconds", helped),
+        "core/commands/compare.py": re.findall(r"about ([\d.]+) CPU-seconds", " ".join(compare.__doc__.split())),
+        "README.md": re.findall(r"about ([\d.]+) CPU-seconds", section),
+    }
+    assert all(len(found) == 1 for found in said.values()), said
+    assert len({found[0] for found in said.values()}) == 1, said
