@@ -34,12 +34,16 @@ COMMANDS = [
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse, except that a mistaken argument is quoted in part: `--seed` with 5,000 digits is not echoed."""
+    """argparse, except that a mistaken argument is quoted in part (`--seed` with 5,000 digits is not echoed), and
+    under a command with many options the usage is one line that points at --help instead of a screenful."""
 
     def error(self, message: str):
         if len(message) > 300:
             message = f"{message[:200]}... ({len(message):,} characters)"
-        super().error(message)
+        usage = self.format_usage()
+        if usage.count("\n") > 3:
+            usage = f"usage: {self.prog} [options] ... ({self.prog} --help lists them)\n"
+        self.exit(2, f"{usage}{self.prog}: error: {message}\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
