@@ -3,6 +3,15 @@
     python benchmarks/web_load.py                       # 50 concurrent matches of official, 3 players, random bots
     python benchmarks/web_load.py --matches 500         # the issue's target: every match done, p99 under 1 s
     python benchmarks/web_load.py --matches 20 --variant two-player --players 2 --bots greedy
+    python benchmarks/web_load.py --matches 500 --paced   # as browsers play: a live stream each, 0.7 s pace, think time
+
+With `--paced` each client plays as the table page does: it opens the match's server-sent
+event stream and keeps it open, waits the pace (`--pace-ms`, the page's normal 700 ms)
+before asking for each bot move and a think time (`--think-ms`, 0.5-1.5 times it) before
+its own moves; the matches start spread over `--ramp` seconds, as players arrive. Every
+run stops by itself: at `--deadline` seconds, any match not finished is an error.
+`--server-path DIR` runs the server from another checkout (its `core/` as `scoutlab`, for
+a baseline measured beside this one) and `--json FILE` appends the figures as one JSON line.
 
 The server runs as its own process (uvicorn on 127.0.0.1, a fresh SQLite file); each client
 is an asyncio task that starts a match (a secret deal, as a browser gets), makes the browser
@@ -42,12 +51,27 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(db: str, port: int) -> subprocess.Popen:
+def server_env(path: str | None) -> dict[str, str] | None:
+    """The environment of a server run from the checkout at `path`: its `core/` imported as scoutlab (a tree of
+    symbolic links, as scripts/typecheck.sh makes), ahead of the installed one; None for the installed one."""
+    if not path:
+        return None
+    tree = os.path.join(tempfile.mkdtemp(prefix="scoutlab-server-"), "scoutlab")
+    os.mkdir(tree)
+    root = os.path.abspath(path)
+    for entry in os.listdir(os.path.join(root, "core")):
+        os.symlink(os.path.join(root, "core", entry), os.path.join(tree, entry))
+    for name in ("plugins", "variants", "schemas"):
+        os.symlink(os.path.join(root, name), os.path.join(tree, name))
+    return {**os.environ, "PYTHONPATH": os.path.dirname(tree)}
+
+
+def start_server(db: str, port: int, env: dict[str, str] | None = None) -> subprocess.Popen:
     # The server's own messages go to a file beside the database (a pipe nobody reads would fill and stall it).
     log = open(db + ".server.log", "ab")  # noqa: SIM115 (the server holds it for its whole life)
     server = subprocess.Popen(
         [sys.executable, "-m", "scoutlab.cli", "serve", "--db", db, "--port", str(port), "--bot-delay", "0"],
-        stdout=subprocess.DEVNULL, stderr=log,
+        stdout=subprocess.DEVNULL, stderr=log, env=env,
     )
     log.close()
     deadline = time.time() + 30
@@ -149,8 +173,41 @@ def choose(state: dict, rng: random.Random) -> str:
     return f"scout {'right' if end else 'left'} {rng.randint(0, len(state['hand']))}"
 
 
-async def play_match(client, index: int, args, latencies: list[float], errors: list[str]) -> tuple[str, list[int]] | None:
+def cpu_ns(pid: int) -> int:
+    """CPU time of every thread of a process so far, in nanoseconds (/proc schedstat; 0 where there is none)."""
+    total = 0
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return 0
+    for task in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{task}/schedstat") as stat:
+                total += int(stat.read().split()[0])
+        except (OSError, ValueError, IndexError):
+            pass
+    return total
+
+
+async def follow(host: str, port: int, token: str, log_size: int, seen: list[int]) -> None:
+    """The page's live stream: read server-sent events until cancelled, counting the states that come."""
+    reader, writer = await asyncio.open_connection(host, port)
+    try:
+        writer.write(f"GET /api/m/{token}/events?log_from={log_size} HTTP/1.1\r\nHost: {host}:{port}\r\n\r\n".encode())
+        while line := await reader.readline():
+            if line.startswith(b"data: "):
+                seen[0] += 1
+    finally:
+        writer.close()
+
+
+async def play_match(client, index: int, args, latencies: list[float], errors: list[str],
+                     seen: list[int] | None = None) -> tuple[str, list[int]] | None:
     rng = random.Random(index)
+    paced = getattr(args, "paced", False)
+    stream = None
+    if paced:
+        await asyncio.sleep(rng.random() * args.ramp)  # players arrive over the ramp
     try:
         status, body = await client.request("POST", "/api/new", {
             "variant": args.variant, "players": args.players, "bots": [args.bots] * (args.players - 1),
@@ -159,7 +216,11 @@ async def play_match(client, index: int, args, latencies: list[float], errors: l
             errors.append(f"match {index}: new -> {status} {str(body)[:200]}")
             return None
         token, state = body["token"], body["state"]
+        if paced and args.stream and isinstance(client, RawClient):
+            stream = asyncio.ensure_future(follow(client.host, client.port, token, state["log_size"], seen or [0]))
         while not state["over"]:
+            if paced:  # the page's pace before a bot move, a player's thought before their own
+                await asyncio.sleep(args.pace_ms / 1000 if not state["your_turn"] else args.think_ms / 1000 * (0.5 + rng.random()))
             began = time.perf_counter()
             since = f"?log_from={state['log_size']}"  # as the page does: only the new log lines come back
             if state["your_turn"]:
@@ -167,6 +228,8 @@ async def play_match(client, index: int, args, latencies: list[float], errors: l
             else:
                 status, body = await client.request("POST", f"/api/m/{token}/advance{since}")
             latencies.append(time.perf_counter() - began)
+            if getattr(args, "timeline", None) is not None:
+                args.timeline.append((began, latencies[-1]))
             if status != 200:
                 errors.append(f"match {index}: {status} {str(body)[:200]}")
                 return None
@@ -175,18 +238,25 @@ async def play_match(client, index: int, args, latencies: list[float], errors: l
         errors.append(f"match {index}: {type(exc).__name__} {exc}")
         return None
     finally:
+        if stream is not None:
+            stream.cancel()
         await client.aclose()
     return token, [seat["total"] for seat in state["seats"]]
 
 
-async def run_all(base: str, args) -> tuple[list, list[float], list[str], float]:
+async def run_all(base: str, args, seen: list[int] | None = None) -> tuple[list, list[float], list[str], float]:
     latencies: list[float] = []
     errors: list[str] = []
     host, port = base.rsplit("//", 1)[1].split(":")
     began = time.perf_counter()
     if args.client == "raw":
         clients = [RawClient(host, int(port)) for _ in range(args.matches)]
-        results = await asyncio.gather(*(play_match(c, i, args, latencies, errors) for i, c in enumerate(clients)))
+        games = asyncio.gather(*(play_match(c, i, args, latencies, errors, seen) for i, c in enumerate(clients)))
+        try:  # bounded in time: what has not finished by the deadline is an error
+            results = await asyncio.wait_for(games, getattr(args, "deadline", None))
+        except asyncio.TimeoutError:
+            errors.append(f"the matches did not finish within {args.deadline} s")
+            results = [None] * args.matches
     else:
         # Idle connections are dropped before the server's keep-alive timeout (15 s), never raced with it.
         limits = httpx.Limits(max_connections=args.matches, max_keepalive_connections=args.matches, keepalive_expiry=5)
@@ -217,48 +287,95 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--bots", default="random", help="the opponents' bot (default: random, so the server's own cost dominates)")
     parser.add_argument("--client", choices=["raw", "httpx"], default="raw", help="the load generator's HTTP client (default: raw)")
+    parser.add_argument("--paced", action="store_true", help="play as browsers do: a live stream each, a pace, think time")
+    parser.add_argument("--pace-ms", type=float, default=700, help="paced: wait before each bot move (default 700, the page's normal)")
+    parser.add_argument("--think-ms", type=float, default=1500, help="paced: a player's mean thought before a move (default 1500)")
+    parser.add_argument("--ramp", type=float, default=10, help="paced: the matches start spread over this many seconds (default 10)")
+    parser.add_argument("--no-stream", dest="stream", action="store_false", help="paced: without the live stream")
+    parser.add_argument("--deadline", type=float, default=900, help="stop after this many seconds (default 900)")
+    parser.add_argument("--server-path", help="run the server from this checkout's core/ (a baseline), not the installed one")
+    parser.add_argument("--json", help="append the figures to this file as one JSON line")
+    parser.add_argument("--timeline", action="store_true", help="also print the p99 of each 10 s of the run")
     args = parser.parse_args()
+    args.timeline = [] if args.timeline else None
+    if not args.paced:
+        args.ramp = 0.0
+    env = server_env(args.server_path)
 
+    seen = [0]
     with tempfile.TemporaryDirectory() as folder:
         db = os.path.join(folder, "matches.sqlite3")
         port = free_port()
         base = f"http://127.0.0.1:{port}"
-        server = start_server(db, port)
+        server = start_server(db, port, env)
         memory_before, _peak = memory_mb(server.pid)
         client_cpu = time.process_time()
+        load_before = os.getloadavg()[0]
         try:
-            results, latencies, errors, wall = run_loop(run_all(base, args))
+            results, latencies, errors, wall = run_loop(run_all(base, args, seen))
         finally:
             client_cpu = time.process_time() - client_cpu
             memory_after, memory_peak = memory_mb(server.pid)
+            load_after = os.getloadavg()[0]
             server.terminate()
             server.wait(timeout=10)
         server_cpu = sum(getattr(resource.getrusage(resource.RUSAGE_CHILDREN), f) for f in ("ru_utime", "ru_stime"))
-        # Restart on the same file: every match must come back, finished, with the same totals.
-        server = start_server(db, port)
+        # Restart on the same file: every match must come back, finished, with the same totals; the first
+        # access of each is timed (wall, one at a time) and costed (the server's CPU time over them all).
+        server = start_server(db, port, env)
+        firsts: list[float] = []
         try:
-            for result in results:
-                if result is None:
-                    continue
-                token, totals = result
-                state = httpx.get(f"{base}/api/m/{token}", timeout=30).json()
-                if not state.get("over") or [s["total"] for s in state["seats"]] != totals:
-                    errors.append(f"match {token} changed or was lost across the restart")
+            with httpx.Client(base_url=base, timeout=60) as http:
+                restart_cpu = cpu_ns(server.pid)
+                for result in results:
+                    if result is None:
+                        continue
+                    token, totals = result
+                    began = time.perf_counter()
+                    state = http.get(f"/api/m/{token}").json()
+                    firsts.append(time.perf_counter() - began)
+                    if not state.get("over") or [s["total"] for s in state["seats"]] != totals:
+                        errors.append(f"match {token} changed or was lost across the restart")
+                restart_cpu = cpu_ns(server.pid) - restart_cpu
         finally:
             server.terminate()
             server.wait(timeout=10)
         last_words = server_log(db)
 
     finished = sum(r is not None for r in results)
-    print(f"{args.matches} concurrent matches of {args.variant} ({args.players} players, bots {args.bots}): "
+    mode = (f"paced (pace {args.pace_ms:g} ms, think {args.think_ms:g} ms, ramp {args.ramp:g} s, "
+            f"{'a live stream each' if args.stream else 'no live streams'})" if args.paced else "unpaced")
+    print(f"{args.matches} concurrent matches of {args.variant} ({args.players} players, bots {args.bots}), {mode}: "
           f"{finished} finished, {len(errors)} errors, {len(latencies)} move requests in {wall:.1f} s "
-          f"({len(latencies) / wall:.0f} requests/s)")
+          f"({len(latencies) / wall:.0f} requests/s)" + (f", {seen[0]} live states received" if args.paced and args.stream else ""))
+    figures: dict = {"matches": args.matches, "paced": args.paced, "finished": finished, "errors": len(errors),
+                     "requests": len(latencies), "wall_s": round(wall, 2), "server_path": args.server_path or "installed",
+                     "load_before": load_before, "load_after": load_after}
     if latencies:
-        print(f"move latency: median {statistics.median(latencies) * 1000:.1f} ms, "
-              f"p99 {percentile(latencies, 0.99) * 1000:.1f} ms, max {max(latencies) * 1000:.1f} ms")
-    print(f"CPU: server {server_cpu:.1f} s ({server_cpu / max(1, len(latencies)) * 1000:.1f} ms a request, "
-          f"startup included), clients {client_cpu:.1f} s ({args.client}); load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+        p50, p95, p99 = (percentile(latencies, q) * 1000 for q in (0.5, 0.95, 0.99))
+        print(f"move latency: median {statistics.median(latencies) * 1000:.1f} ms, p95 {p95:.1f} ms, "
+              f"p99 {p99:.1f} ms, max {max(latencies) * 1000:.1f} ms")
+        figures.update(p50_ms=round(p50, 1), p95_ms=round(p95, 1), p99_ms=round(p99, 1), max_ms=round(max(latencies) * 1000, 1))
+    per_request = server_cpu / max(1, len(latencies))
+    print(f"CPU: server {server_cpu:.1f} s ({per_request * 1000:.2f} ms a request, startup and live streams included), "
+          f"clients {client_cpu:.1f} s ({args.client}); load average {load_before:.1f} before, {load_after:.1f} after, on {os.cpu_count()} cores")
     print(f"server memory (VmRSS): {memory_before:.0f} MB started, {memory_after:.0f} MB after the load, peak {memory_peak:.0f} MB")
+    if firsts:
+        print(f"after a restart, first access of each of {len(firsts)} matches: {restart_cpu / 1e6 / len(firsts):.2f} ms of server CPU "
+              f"a match, wall median {statistics.median(firsts) * 1000:.1f} ms, max {max(firsts) * 1000:.1f} ms, "
+              f"all {sum(firsts):.1f} s")
+        figures.update(restart_cpu_ms_per_match=round(restart_cpu / 1e6 / len(firsts), 3), restart_wall_s=round(sum(firsts), 2))
+    figures.update(server_cpu_s=round(server_cpu, 2), cpu_ms_per_request=round(per_request * 1000, 3), client_cpu_s=round(client_cpu, 2))
+    if args.json:
+        with open(args.json, "a") as out:
+            out.write(json.dumps(figures) + "\n")
+    if args.timeline:
+        start = min(t for t, _ in args.timeline)
+        windows: dict[int, list[float]] = {}
+        for began, latency in args.timeline:
+            windows.setdefault(int((began - start) // 10), []).append(latency)
+        print("p99 by 10 s of the run (ms): " + ", ".join(
+            f"{w * 10}s {percentile(v, 0.99) * 1000:.0f} ({len(v)})" for w, v in sorted(windows.items())))
     for line in errors[:10]:
         print("error:", line)
     if errors:

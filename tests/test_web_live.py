@@ -180,3 +180,40 @@ def test_a_stream_with_a_bad_log_start_sends_the_whole_log(client, monkeypatch, 
     client.post(f"/api/m/{token}/act", json={"action": "keep"})
     [first] = _first_events(client, f"/api/m/{token}/events?log_from={log_from}", 1)
     assert first["log_from"] in (0, first["log_size"]) and len(first["events"]) == len(first["log"])
+
+
+def test_a_move_wakes_the_stream_at_once(client, monkeypatch):
+    """A move made elsewhere reaches the stream without its fallback check (which would come only after the stream's
+    lifetime here): the stream sleeps until a move wakes it, rather than asking the match 4 times a second."""
+    import threading
+
+    monkeypatch.setattr(live, "LIFETIME", 3.0)
+    monkeypatch.setattr(live, "INTERVAL", 60.0)
+    token, _state = new_match(client, players=3, seed=4)
+
+    def move_soon():
+        import time
+
+        time.sleep(0.5)
+        client.post(f"/api/m/{token}/act", json={"action": "keep"})
+
+    threading.Thread(target=move_soon).start()
+    states = _first_events(client, f"/api/m/{token}/events", 2)
+    assert [s["ply"] for s in states] == [0, 1]
+
+
+def test_the_answer_to_a_move_and_the_streams_state_after_it_are_made_once(client):
+    from scoutlab.text import i18n
+    from scoutlab.web.events import table_json
+
+    token, _state = new_match(client, players=3, seed=4)
+    answer = client.post(f"/api/m/{token}/act?log_from=0", json={"action": "keep"}).json()
+    match = client.app.state.matches.get(token)
+    with match.lock:
+        kept = match.rendered
+        again = table_json(match, i18n.gettext_for("en"), 0)
+    assert kept is not None and match.rendered is kept  # made once, given out twice
+    assert {k: v for k, v in answer.items() if k != "practice"} == again
+    again["extra"] = 1  # each caller's copy is its own
+    with match.lock:
+        assert "extra" not in table_json(match, i18n.gettext_for("en"), 0)

@@ -40,7 +40,7 @@ from scoutlab.web.doors import Doors
 from scoutlab.web.events import table_json
 from scoutlab.web.guard import Guard
 from scoutlab.web.inputs import MAX_ACTION_CHARS, BadInput, excerpt, parse_json, short_problems, whole_number
-from scoutlab.web.live import Streams, state_stream
+from scoutlab.web.live import Streams, render_event, state_stream
 from scoutlab.web.matches import Match, Matches, NotYourTurn, rules_for
 from scoutlab.web.rulespage import rules_sections
 from scoutlab.web.store import MatchDamaged, MatchStore, StorageFull
@@ -84,6 +84,7 @@ def create_app(db_path: str, bot_delay_ms: int = 700, engine_threads: int = 4, b
     matches = Matches(MatchStore(db_path))
     app.state.matches = matches
     streams = Streams()
+    matches.on_move = streams.moved  # a move wakes the live streams of its match
     folder = resources.files("scoutlab.web")
     templates = Jinja2Templates(directory=str(folder / "templates"))
     app.mount("/static", StaticFiles(directory=str(folder / "static")), name="static")
@@ -491,9 +492,12 @@ def create_app(db_path: str, bot_delay_ms: int = 700, engine_threads: int = 4, b
         text = request.query_params.get("log_from", "0")
         log_from = int(text) if text.isdigit() and len(text) < 10 else 0
 
-        def render(live: Match, start: int) -> dict[str, Any]:
+        def event(live: Match, start: int) -> tuple[int, int, str]:
             with live.lock:
-                return table_json(live, _, start)
+                return render_event(table_json(live, _, start))
+
+        async def render(live: Match, start: int) -> tuple[int, int, str]:  # in a worker thread, never on the event loop
+            return await off_loop(partial(event, live, start))
 
         stream = state_stream(matches, token, render, log_from, streams, request.is_disconnected)
         headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}

@@ -71,8 +71,18 @@ def events_json(match: Match, _: Gettext, start: int) -> list[dict[str, Any]]:
 
 def table_json(match: Match, _: Gettext, log_from: int = 0) -> dict[str, Any]:
     """The seat's state (present.match_json) with the events of the log lines it carries and `ply`,
-    the number of moves made: the page keeps the newest state it saw, whichever way it came."""
+    the number of moves made: the page keeps the newest state it saw, whichever way it came.
+
+    Call it holding the match's lock. The last state made is kept on the match: the answer to a
+    move and the live stream's event after it usually ask for the same one (same moves, language
+    and log start), which is then made once. The caller gets its own copy of the outer dict.
+    """
+    key = (len(match.state.history), _, log_from)
+    kept = match.rendered
+    if kept is not None and kept[0] == key:
+        return dict(kept[1])
     state = match_json(match, _, log_from)
     state["events"] = events_json(match, _, state["log_from"])
-    state["ply"] = len(match.state.history)
-    return state
+    state["ply"] = key[0]
+    match.rendered = (key, state)
+    return dict(state)

@@ -13,6 +13,7 @@ import logging
 import secrets
 import threading
 from collections import Counter, OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 
 from scoutlab.bots import Bot, make_bot
@@ -94,6 +95,7 @@ class Match:
         self.log_text: dict[object, list[str]] = {}  # the log's lines per language, rendered once each
         self.lock = threading.Lock()  # one move at a time per match
         self.encoder = Encoder()  # the parts of its snapshot already encoded
+        self.rendered: tuple[tuple, dict] | None = None  # the last state events.table_json made, by what it was made for
 
     def _build_bots(self) -> list[Bot | None]:
         return [None if name is None else make_bot(name, self.rules, bot_seed(self.seed, s)) for s, name in enumerate(self.bot_names)]
@@ -164,6 +166,7 @@ class Matches:
         # What loading matches from the database cost: matches loaded, of them whole replays from the seed,
         # moves replayed in all (after a snapshot, or from the seed) and snapshots refused.
         self.loaded = self.full_replays = self.moves_replayed = self.snapshots_refused = 0
+        self.on_move: Callable[[str], None] | None = None  # told the token after each stored move (live.Streams.moved)
         self._live: OrderedDict[str, Match] = OrderedDict()
         self._keep = keep_in_memory  # older matches are dropped from memory and rebuilt on demand
         self.budget = budget  # ... and so are they beyond this many estimated bytes, rules included
@@ -347,6 +350,8 @@ class Matches:
             with self._lock:  # memory is a move ahead of the file: forget it, the next request replays the file
                 self._forget(match.token)
             raise
+        if self.on_move is not None:
+            self.on_move(match.token)
         if len(match.log) % 16 == 0:  # refresh the match's weight now and then as its log grows
             with self._lock:
                 if match.token in self._weights:
