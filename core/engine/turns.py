@@ -250,7 +250,7 @@ class Table:
     # -- dealing ------------------------------------------------------------------------------
 
     def shuffled(self, cards: list[int]) -> list[int]:
-        """The cards in a new list, shuffled by this game's rng: order and, if the spec says so, orientation (RULES.md 1)."""
+        """The cards in a new list, shuffled by this game's rng: order and, if the spec says so, orientation (docs/rules.md §1)."""
         return _shuffled(self, cards)
 
     def _start_round(self, index: int) -> None:
