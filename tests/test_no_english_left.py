@@ -11,12 +11,10 @@ variant without its translations shows up here, by language and page.
 
 from __future__ import annotations
 
-import html
-import json
 import re
 
 import pytest
-from web_helpers import client_for, step
+from web_helpers import client_for, readable, step
 
 from scoutlab.text import i18n
 from scoutlab.text.variant_text import shipped_listing
@@ -28,8 +26,6 @@ from scoutlab.text import i18n_tools  # noqa: E402
 OTHERS = [lang for lang in i18n.LANGUAGES if lang != i18n.DEFAULT]
 WORDS = 4  # a stretch of English this long is a sentence, not a name or notation
 _FIELD = re.compile(r"\{\w+(?::[^{}]*)?\}")
-_TAG = re.compile(r"<(script|style)\b.*?</\1>|<[^>]+>", re.S)
-_ATTRIBUTE = re.compile(r'\b(?:aria-label|title|placeholder|alt)="([^"]*)"')
 
 
 def english_stretches() -> set[str]:
@@ -49,15 +45,6 @@ def english_stretches() -> set[str]:
 
 
 STRETCHES = sorted(english_stretches())
-
-
-def readable(page: str) -> str:
-    """The text of an HTML page as a player reads it: its words and its labels, with the script's strings."""
-    strings = re.search(r'<script type="application/json" id="strings">(.*?)</script>', page, re.S)
-    text = _TAG.sub(" ", page) + " " + " ".join(_ATTRIBUTE.findall(page))
-    if strings:
-        text += " " + " ".join(json.loads(strings.group(1)).values())
-    return " ".join(html.unescape(text).split())
 
 
 def state_text(state: dict) -> str:

@@ -5,12 +5,11 @@ line, and a match's opponents are named in the player's language (issue 29)."""
 from __future__ import annotations
 
 import html
-import json
 import random
 import re
 
 import pytest
-from web_helpers import client_for, step
+from web_helpers import client_for, readable, step
 
 from scoutlab.bots.levels import LEVELS, level_bot
 from scoutlab.text.bot_names import bot_label
@@ -20,17 +19,6 @@ from scoutlab.web.app import offered_bots
 
 SPEC = re.compile(r"\b(mcts|skilled|heuristic|greedy|random)(:|\b)")
 DETAILS = re.compile(r'<details class="level-details">.*?</details>', re.S)
-_TAG = re.compile(r"<(script|style)\b.*?</\1>|<[^>]+>", re.S)
-_ATTRIBUTE = re.compile(r'\b(?:aria-label|title|placeholder|alt)="([^"]*)"')
-
-
-def readable(page: str) -> str:
-    """What a player reads of a page: its text, its labels and the table script's strings (not values or ids)."""
-    strings = re.search(r'<script type="application/json" id="strings">(.*?)</script>', page, re.S)
-    text = _TAG.sub(" ", page) + " " + " ".join(_ATTRIBUTE.findall(page))
-    if strings:
-        text += " " + " ".join(json.loads(strings.group(1)).values())
-    return " ".join(html.unescape(text).split())
 
 
 def shown_of_state(state: dict) -> str:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import html
+import json
 import random
+import re
 
 import pytest
 
@@ -59,3 +62,17 @@ def play_to_end(client: TestClient, token: str, seed=0, limit=5000) -> dict:
         if state["over"]:
             return state
     raise AssertionError("the match did not end")
+
+
+_TAG = re.compile(r"<(script|style)\b.*?</\1>|<[^>]+>", re.S)
+_ATTRIBUTE = re.compile(r'\b(?:aria-label|title|placeholder|alt)="([^"]*)"')
+
+
+def readable(page: str) -> str:
+    """The text of an HTML page as a player reads it: its words and its labels, with the table script's strings
+    (not values or ids)."""
+    strings = re.search(r'<script type="application/json" id="strings">(.*?)</script>', page, re.S)
+    text = _TAG.sub(" ", page) + " " + " ".join(_ATTRIBUTE.findall(page))
+    if strings:
+        text += " " + " ".join(json.loads(strings.group(1)).values())
+    return " ".join(html.unescape(text).split())
