@@ -492,12 +492,8 @@ def create_app(db_path: str, bot_delay_ms: int = 700, engine_threads: int = 4, b
         text = request.query_params.get("log_from", "0")
         log_from = int(text) if text.isdigit() and len(text) < 10 else 0
 
-        def event(live: Match, start: int) -> tuple[int, int, str]:
-            with live.lock:
-                return render_event(table_json(live, _, start))
-
-        async def render(live: Match, start: int) -> tuple[int, int, str]:  # in a worker thread, never on the event loop
-            return await off_loop(partial(event, live, start))
+        def render(live: Match, start: int) -> tuple[int, int, str]:  # the stream holds the match's lock
+            return render_event(table_json(live, _, start))
 
         stream = state_stream(matches, token, render, log_from, streams, request.is_disconnected)
         headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}

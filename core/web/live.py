@@ -4,12 +4,13 @@ The stream sends the seat's whole state (events.table_json) whenever the number 
 made changes, whoever made them: this tab, another tab, or a bot moved by another tab.
 A move wakes the streams of its match (`Streams.moved`, called by Matches from the worker
 thread that made it, through the event loop's call_soon_threadsafe); a stream otherwise
-sleeps, checking the match every `INTERVAL` seconds in case a wake-up was missed. The state
-is rendered in a worker thread, never on the event loop. (Until issue 29 each stream
-checked its match 4 times a second and asked whether the browser had left: at 500 open
-tables that was 2,000 wake-ups a second on the event loop, and each state was rendered
-there, under the match's lock, which a worker thread may hold while it stores a move.
-A stream whose browser leaves is cancelled by Starlette, which listens for the disconnect.)
+sleeps, checking the match every `INTERVAL` seconds in case a wake-up was missed. (Until
+issue 29 each stream checked its match 4 times a second and asked whether the browser had
+left: at 500 open tables, 2,000 wake-ups a second on the event loop. A stream whose browser
+leaves is cancelled by Starlette, which listens for the disconnect.) The state is made on
+the event loop, usually a copy of the one just made for the move's answer (events.table_json
+keeps it); the match's lock is only tried there, never waited for: while a worker thread
+holds it (storing a move, making its answer) the stream sleeps 2 ms and tries again.
 Each stream is bounded: at most `MAX_STREAMS` open at once (more are refused with 503 and
 the page polls instead) and `LIFETIME` seconds long (the page reopens it, asking only for
 the log lines it lacks).
@@ -21,7 +22,7 @@ import asyncio
 import contextlib
 import json
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -32,6 +33,7 @@ MAX_STREAMS = 500
 LIFETIME = 300.0  # seconds; a browser reopens the stream, so a forgotten tab holds nothing for long
 INTERVAL = 5.0  # seconds between checks of the match when no move woke the stream
 HEARTBEAT = 15.0  # seconds: a comment line, so proxies keep the connection open
+LOCK_WAIT = 0.002  # seconds between tries of a match's lock that a worker thread holds
 
 
 class Streams:
@@ -84,15 +86,15 @@ def sse(event: str, data: Any) -> str:
 async def state_stream(
     matches: Matches,
     token: str,
-    render: Callable[[Match, int], Awaitable[tuple[int, int, str]]],
+    render: Callable[[Match, int], tuple[int, int, str]],
     log_from: int,
     streams: Streams,
     is_disconnected: Callable[[], Any],
     lifetime: float | None = None,
 ) -> AsyncIterator[str]:
     """Yield the seat's state now and after every change of the match, until the browser leaves
-    or `lifetime` seconds have passed. `render(match, log_from)` builds the state's event (in a worker thread):
-    the moves it counts, its log size and the event's text (`render_event`)."""
+    or `lifetime` seconds have passed. `render(match, log_from)` builds the state's event, called holding the
+    match's lock: the moves it counts, its log size and the event's text (`render_event`)."""
     lifetime = LIFETIME if lifetime is None else lifetime
     streams.open += 1
     woken = streams._join(token)
@@ -108,7 +110,12 @@ async def state_stream(
                 if match is None:
                     return
             if len(match.state.history) != sent_ply:
-                sent_ply, sent_log, text = await render(match, sent_log)
+                while not match.lock.acquire(blocking=False):  # a worker thread is moving it or making its answer:
+                    await asyncio.sleep(LOCK_WAIT)  # the event loop never waits on a thread's lock
+                try:
+                    sent_ply, sent_log, text = render(match, sent_log)
+                finally:
+                    match.lock.release()
                 yield text
                 last = time.monotonic()
             elif time.monotonic() - last > HEARTBEAT:
