@@ -212,10 +212,11 @@ def _cpu_ns(pid: int) -> int:
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/schedstat"), reason="needs Linux's /proc schedstat")
 def test_a_killed_server_loads_each_match_on_first_access_without_replaying_it(tmp_path):
-    """kill -9, restart: the first access of each match costs about what a second access costs, not a replay.
+    """kill -9, restart: each match is loaded from its snapshot on first access, not replayed (the server counts
+    both and says so), and gives what it gave before the kill.
 
-    Measured in the server's CPU time: loading from a snapshot adds about 0.3 ms a match, replaying a
-    finished official match from its seed about 2 ms (its deal, its bots, its 40-60 moves)."""
+    The CPU time of the first and second accesses is printed, not asserted: this shared machine drifts too much
+    for a bound on time (loading from a snapshot was measured at about 0.3-0.4 ms a match, a replay about 2-3 ms)."""
     httpx = pytest.importorskip("httpx2")
     from test_web_faults import _free_port, _serve
 
@@ -258,9 +259,6 @@ def test_a_killed_server_loads_each_match_on_first_access_without_replaying_it(t
     loading = ((middle - started) - (ended - middle)) / count / 1e6  # ms a match beyond a plain read
     print(f"first access {(middle - started) / count / 1e6:.2f} ms a match, second {(ended - middle) / count / 1e6:.2f} ms:"
           f" loading {loading:.2f} ms")
-    # Measured: 1.25 ms from snapshots (of it about 0.4 loading, the rest the log's first rendering, which a
-    # replay pays as well), 2.9 ms replaying, on the same machine.
-    assert loading < 2.0, f"loading a match after the restart cost {loading:.2f} ms of CPU: a replay?"
     said = log.read_text()
     assert f"{count} matches loaded from the database, 0 replayed from the seed, 0 moves replayed, 0 snapshots refused" in said, said
 
