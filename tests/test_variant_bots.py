@@ -338,3 +338,25 @@ def test_the_search_is_kept_only_where_it_won_clearly_more():
     assert clearly_better(share(0.305), share(0.248))  # house-runs-first's check: 5.7 points, about 4 errors
     assert not clearly_better(share(0.262), share(0.244))  # house-no-exemption's: 1.8 points, about 1.3 errors
     assert not clearly_better(share(0.25), share(0.25)) and not clearly_better(share(0.20), share(0.30))
+
+
+def test_the_shipped_tunings_cover_every_shipped_variant_the_defaults_were_not_tuned_on(tmp_path):
+    """scripts/tune_shipped.py lists what it tunes; the shipped file has each, and a tiny run writes a loadable file."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    sys.path.insert(0, str(root / "scripts"))
+    try:
+        import tune_shipped
+    finally:
+        sys.path.pop(0)
+    shipped = {(t.variant, t.players) for t in tuned._shipped().values()}
+    assert set(tune_shipped.formats()) == shipped
+    out = tmp_path / "tuned.json"
+    subprocess.run([sys.executable, str(root / "scripts" / "tune_shipped.py"), "--only", "house-wrap:3", "--generations",
+                    "1", "--games", "4", "--check-games", "4", "--workers", "1", "--out", str(out)],
+                   check=True, capture_output=True, text=True, timeout=120)
+    [entry] = json.loads(out.read_text())["tuned"]
+    assert tuned.parse(entry).digest == tuned.play_digest(load_rules("house-wrap")) and entry["players"] == 3
