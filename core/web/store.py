@@ -156,7 +156,12 @@ class MatchStore:
         mode = db.execute("PRAGMA journal_mode = WAL").fetchone()[0]  # readers never wait for the writer
         if mode != "wal":
             raise StoreError(f"{self.path} cannot be opened in WAL mode (the file system gave {mode!r}); pass a --db on a local disk")
-        db.execute("PRAGMA synchronous = NORMAL")  # WAL keeps the file consistent; a crash loses at most the last move
+        # Durability: a move is answered after its transaction commits. In WAL mode with synchronous = NORMAL the
+        # commit is written to the WAL file (in the operating system's cache) but not fsynced, so a killed server
+        # (even kill -9) loses nothing: the kernel still writes it. Only a power loss or a crash of the operating
+        # system can lose the commits since the last sync (each checkpoint syncs), and it never corrupts the file.
+        # FULL would fsync every commit: 160 us a commit (median) against 15 us on this machine's disk.
+        db.execute("PRAGMA synchronous = NORMAL")
 
     def create(self, token: str, spec: dict, players: int, seed: int, seat: int, bots: list[str | None], practice: bool = False) -> None:
         """Keep a new match; StorageFull (or MatchDamaged) if it cannot be written."""
