@@ -360,3 +360,19 @@ def test_the_shipped_tunings_cover_every_shipped_variant_the_defaults_were_not_t
                    check=True, capture_output=True, text=True, timeout=120)
     [entry] = json.loads(out.read_text())["tuned"]
     assert tuned.parse(entry).digest == tuned.play_digest(load_rules("house-wrap")) and entry["players"] == 3
+
+
+def test_a_run_plays_the_weights_on_disk_now_not_what_an_earlier_run_in_the_process_kept(tmp_path):
+    """Inline runs share the process: a tuning saved between two runs is played by the second, one removed is not."""
+    spec = tmp_path / "capture-two.yaml"
+    spec.write_text("extends: official\nname: capture-two\nscoring: {captured_card: 2}\n")
+    rules = load_rules(str(spec))
+    tuned.save(_tuned(rules, 3, capture=9.0))
+    compare([("official", 3), (str(spec), 3)], games=2, workers=1, strong=None)
+    assert tuned.find(rules, 3).weights["capture"] == 9.0
+    tuned.save(_tuned(rules, 3, capture=5.0))
+    report = compare([("official", 3), (str(spec), 3)], games=2, workers=1, strong=None)
+    assert tuned.find(rules, 3).weights["capture"] == 5.0 and report.variants[1].tuning == "tuned"
+    tuned.cache_path(tuned.play_digest(rules), 3).unlink()
+    report = compare([("official", 3), (str(spec), 3)], games=2, workers=1, strong=None)
+    assert tuned.find(rules, 3) is None and report.variants[1].tuning == "untuned"

@@ -80,12 +80,12 @@ def cache_path(digest: str, players: int) -> Path:
     return cache_dir() / f"{digest}-{players}.json"
 
 
-def find(rules: Rules, players: int) -> Tuned | None:
-    """The weights tuned for these rules at this player count: a run's (`remember`), the user's, else the shipped
-    ones; None if none."""
+def find(rules: Rules, players: int, remembered: bool = True) -> Tuned | None:
+    """The weights tuned for these rules at this player count: a run's (`remember`, unless `remembered` is False),
+    the user's, else the shipped ones; None if none."""
     digest = play_digest(rules)
     key = (digest, players)
-    if key in _remembered:
+    if remembered and key in _remembered:
         return _remembered[key]
     cached = _read(cache_path(digest, players))
     if cached is not None and cached.digest == digest and cached.players == players:
@@ -97,6 +97,11 @@ def remember(found: Tuned) -> None:
     """Play `found` in this process whatever the cache holds: a simulation's workers get the weights their parent
     found, so a run plays the same weights on every worker and machine (a Ray node has no cache of its own)."""
     _remembered[(found.digest, found.players)] = found
+
+
+def forget(digest: str, players: int) -> None:
+    """Drop what `remember` kept for these rules and count: a later run in the same process found none."""
+    _remembered.pop((digest, players), None)
 
 
 

@@ -105,7 +105,7 @@ def entrant(label: str, rules: Rules, players: int, bots: list[str]) -> Entrant:
         allowed = ", ".join(map(str, rules.players))
         raise ValueError(f"variant {rules.name!r} is for {allowed} players, not {players}")
     lineup = Lineup(bots, rules, players)
-    fitted = tuned.find(rules, players)
+    fitted = tuned.find(rules, players, remembered=False)  # what is on disk now, not what an earlier run kept
     return Entrant(label, rules.name, json.dumps(rules.spec.doc), players, tuple(lineup.names),
                    json.dumps(asdict(fitted)) if fitted else "")
 
@@ -134,11 +134,6 @@ _setups: dict[tuple, _Setup] = {}  # per worker process
 def _setup(e: Entrant, strong: str | None, weak: str) -> _Setup:
     key = (e.doc, e.players, e.bots, strong, weak)
     if key not in _setups:
-        if e.tuned:  # the weights the parent found, whatever this worker's cache holds (or a Ray node's lacks)
-            fitted = tuned.parse(json.loads(e.tuned))
-            if fitted is not None:
-                tuned.remember(fitted)
-
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", SpecWarning)  # the parent said it when it loaded the spec
             rules = Rules(load_spec_text(e.doc, filename=e.label))
@@ -149,7 +144,15 @@ def _setup(e: Entrant, strong: str | None, weak: str) -> _Setup:
                 names[seat] = strong
                 strong_lineups.append(Lineup(names, rules, e.players))
         _setups[key] = _Setup(rules, end_reasons(rules), Lineup(e.bots, rules, e.players), strong_lineups)
-    return _setups[key]
+    setup = _setups[key]
+    # The weights the parent found, or none, whatever this process's cache holds (a Ray node has none); set for
+    # every chunk, since one process may play chunks of several runs.
+    fitted = tuned.parse(json.loads(e.tuned)) if e.tuned else None
+    if fitted is not None:
+        tuned.remember(fitted)
+    else:
+        tuned.forget(tuned.play_digest(setup.rules), e.players)
+    return setup
 
 
 def play_chunk(plan: Plan, start: int, stop: int) -> ChunkResult:
