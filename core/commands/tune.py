@@ -6,8 +6,9 @@ towards the ones that win most; at the end the search's result and the starting 
 play new games and the better is kept, with its win share and 95% interval. What is kept
 is found again by the variant's rules, not its name (any rule change needs a new tuning):
 `scoutlab compare` and the browser's bots then play it. With the defaults a player count
-takes about 5-8 minutes of both cores of a 2-core machine in 4-player games, 2-3 in
-two-player games; --quick is a rough tuning in about a fifth of that. Examples:
+took 3-5 minutes of a shared 2-core machine in 4-player games (measured: 198-272 s), about
+4 in 5-player games and under 1 in two-player games (37-57 s); --quick is a rough tuning in
+about a fifth of that. Examples:
 
     scoutlab tune house-no-exemption --players 4
     scoutlab tune my-house-rule.yaml --players all --quick
