@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from web_helpers import client_for, readable, step
+from web_helpers import client_for, readable, state_strings, step
 
 from scoutlab.text import i18n
 from scoutlab.text.variant_text import shipped_listing
@@ -48,22 +48,8 @@ STRETCHES = sorted(english_stretches())
 
 
 def state_text(state: dict) -> str:
-    """Every string of a match state the table's script may show."""
-    found: list[str] = []
-
-    def walk(value):
-        if isinstance(value, str):
-            found.append(value)
-        elif isinstance(value, dict):
-            for key, item in value.items():
-                if key not in ("variant", "bot_id", "legal", "reason"):  # identifiers and notation, not words
-                    walk(item)
-        elif isinstance(value, list):
-            for item in value:
-                walk(item)
-
-    walk(state)
-    return " ".join(" ".join(found).split())
+    """Every string of a match state the table's script may show ("reason" is notation, not words)."""
+    return state_strings(state, ("variant", "bot_id", "legal", "reason"))
 
 
 def english_in(text: str, lang: str) -> list[str]:

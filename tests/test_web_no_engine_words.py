@@ -9,7 +9,7 @@ import random
 import re
 
 import pytest
-from web_helpers import client_for, readable, step
+from web_helpers import client_for, readable, state_strings, step
 
 from scoutlab.bots.levels import LEVELS, level_bot
 from scoutlab.text.bot_names import bot_label
@@ -23,21 +23,7 @@ DETAILS = re.compile(r'<details class="level-details">.*?</details>', re.S)
 
 def shown_of_state(state: dict) -> str:
     """Every string of a match state the table's script may show; `bot_id` and `variant` are identifiers."""
-    found: list[str] = []
-
-    def walk(value):
-        if isinstance(value, str):
-            found.append(value)
-        elif isinstance(value, dict):
-            for key, item in value.items():
-                if key not in ("variant", "bot_id", "legal"):
-                    walk(item)
-        elif isinstance(value, list):
-            for item in value:
-                walk(item)
-
-    walk(state)
-    return " ".join(found)
+    return state_strings(state)
 
 
 @pytest.fixture(scope="module")

@@ -76,3 +76,23 @@ def readable(page: str) -> str:
     if strings:
         text += " " + " ".join(json.loads(strings.group(1)).values())
     return " ".join(html.unescape(text).split())
+
+
+def state_strings(state: dict, skip: tuple[str, ...] = ("variant", "bot_id", "legal")) -> str:
+    """Every string of a match state the table's script may show, one space apart; the keys in `skip` hold
+    identifiers or notation, not words."""
+    found: list[str] = []
+
+    def walk(value):
+        if isinstance(value, str):
+            found.append(value)
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                if key not in skip:
+                    walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+
+    walk(state)
+    return " ".join(" ".join(found).split())
