@@ -107,20 +107,24 @@ def test_the_stream_sends_the_state_then_every_change(client, monkeypatch):
     assert len(_first_events(client, f"/api/m/{token}/events?log_from=2", 5)) == 1
 
 
-def test_the_stream_follows_moves_made_elsewhere(client, monkeypatch):
+def _keep_soon(client, token: str) -> None:
+    """Keep the hand in another thread half a second from now: a move made elsewhere while a stream waits."""
     import threading
-
-    monkeypatch.setattr(live, "LIFETIME", 4.0)
-    monkeypatch.setattr(live, "INTERVAL", 0.02)
-    token, _state = new_match(client, players=3, seed=4)
+    import time
 
     def move_soon():
-        import time
-
         time.sleep(0.5)
         client.post(f"/api/m/{token}/act", json={"action": "keep"})
 
     threading.Thread(target=move_soon).start()
+
+
+def test_the_stream_follows_moves_made_elsewhere(client, monkeypatch):
+
+    monkeypatch.setattr(live, "LIFETIME", 4.0)
+    monkeypatch.setattr(live, "INTERVAL", 0.02)
+    token, _state = new_match(client, players=3, seed=4)
+    _keep_soon(client, token)
     states = _first_events(client, f"/api/m/{token}/events", 2)
     assert [s["ply"] for s in states] == [0, 1]
     assert states[1]["log_from"] == 0 and states[1]["events"][0]["kind"] == "keep"
@@ -185,19 +189,11 @@ def test_a_stream_with_a_bad_log_start_sends_the_whole_log(client, monkeypatch, 
 def test_a_move_wakes_the_stream_at_once(client, monkeypatch):
     """A move made elsewhere reaches the stream without its fallback check (which would come only after the stream's
     lifetime here): the stream sleeps until a move wakes it, rather than asking the match 4 times a second."""
-    import threading
 
     monkeypatch.setattr(live, "LIFETIME", 3.0)
     monkeypatch.setattr(live, "INTERVAL", 60.0)
     token, _state = new_match(client, players=3, seed=4)
-
-    def move_soon():
-        import time
-
-        time.sleep(0.5)
-        client.post(f"/api/m/{token}/act", json={"action": "keep"})
-
-    threading.Thread(target=move_soon).start()
+    _keep_soon(client, token)
     states = _first_events(client, f"/api/m/{token}/events", 2)
     assert [s["ply"] for s in states] == [0, 1]
 

@@ -44,6 +44,16 @@ def click_card(page, index: int) -> None:
     card.click(position={"x": 5, "y": box["height"] / 2 if box else 10})
 
 
+def select_by_keys(page, start: int, length: int) -> None:
+    """From the hand's first card, with the keyboard: move right to card `start`, then select `length` cards."""
+    for _ in range(start):
+        page.keyboard.press("ArrowRight")
+    for i in range(length):
+        page.keyboard.press("Space")
+        if i + 1 < length:
+            page.keyboard.press("ArrowRight")
+
+
 def click_show(page, start: int, length: int) -> None:
     for i in range(start, start + length):
         click_card(page, i)

@@ -4,7 +4,7 @@ right-to-left layout in Arabic."""
 
 from __future__ import annotations
 
-from driver import click_card, click_scout, close_round_end, play_until, screenshot, state, wait_for_turn_or_end
+from driver import click_card, click_scout, close_round_end, play_until, screenshot, select_by_keys, state, wait_for_turn_or_end
 
 
 def start(page, server: str, variant: str, players: int, lang: str = "en") -> str:
@@ -134,12 +134,7 @@ def test_the_hand_is_playable_with_the_keyboard(server, page_at):
         return
     start_, length = s["legal"]["shows"][0]
     page.focus("#hand button.card[data-index='0']")
-    for _ in range(start_):
-        page.keyboard.press("ArrowRight")
-    for i in range(length):
-        page.keyboard.press("Space")
-        if i + 1 < length:
-            page.keyboard.press("ArrowRight")
+    select_by_keys(page, start_, length)
     assert page.locator("#hand button.card[aria-pressed=true]").count() == length
     before = len(s["log"])
     page.focus("#show")

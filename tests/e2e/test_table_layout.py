@@ -16,7 +16,7 @@ Screenshots: artifacts/screenshots/layout-*.png.
 from __future__ import annotations
 
 import pytest
-from driver import screenshot, state
+from driver import screenshot, select_by_keys, state
 from seen import AXE, axe_violations, measure
 
 LANGUAGES = ["en", "ar", "fa", "el", "bg"]
@@ -301,12 +301,7 @@ def test_keyboard_shortcuts_play_a_show_and_a_scout(server, page_at):
     page.evaluate("document.activeElement.blur()")
     for _ in range(20):
         page.keyboard.press("ArrowLeft")
-    for _ in range(start):
-        page.keyboard.press("ArrowRight")
-    for i in range(length):
-        page.keyboard.press("Space")
-        if i + 1 < length:
-            page.keyboard.press("ArrowRight")
+    select_by_keys(page, start, length)
     assert page.locator("#hand button.card[aria-pressed=true]").count() == length
     page.keyboard.press("Enter")
     page.wait_for_function("(n) => document.querySelectorAll('#log li').length > n", arg=s["log_size"])
