@@ -1,6 +1,7 @@
-"""Build step: compile the hot loops, `core/engine/legal.py`, `turns.py` and `core/bots/weighing.py`, with mypyc when it can.
+"""Build step: compile the hot loops, `core/scoutlab/engine/legal.py`, `turns.py` and `core/scoutlab/bots/weighing.py`, with mypyc when it can.
 
-All the metadata is in pyproject.toml; this file only adds the optional compiled modules.
+All the metadata is in pyproject.toml; this file adds the packages found under the folders its package-dir
+names and the optional compiled modules.
 Copies of legal.py and turns.py are compiled as `scoutlab.engine._legal_native` and
 `_turns_native`, and of the skilled bot's move scoring as `scoutlab.bots._weighing_native`,
 each stamped with the SHA-256 of its source so that `scoutlab.engine.native` can tell
@@ -16,12 +17,12 @@ import os
 import pathlib
 import sys
 
-from setuptools import setup
+from setuptools import find_namespace_packages, setup
 from setuptools.command.build_ext import build_ext
 
 HERE = pathlib.Path(__file__).resolve().parent
 STAGE = HERE / "build" / "mypyc-src" / "scoutlab"
-# (folder of core/, source, compiled module): the legal-action listing, the loop that deals, applies and
+# (folder of core/scoutlab/, source, compiled module): the legal-action listing, the loop that deals, applies and
 # scores, and the skilled bot's move scoring (the search bot's rollouts).
 MODULES = [("engine", "legal.py", "_legal_native"), ("engine", "turns.py", "_turns_native"),
            ("bots", "weighing.py", "_weighing_native")]
@@ -45,7 +46,7 @@ def compiled_extensions() -> list:
         for package in (STAGE, STAGE / folder):  # so mypyc names the copies scoutlab.engine._legal_native, ...
             package.mkdir(parents=True, exist_ok=True)
             (package / "__init__.py").write_text("")
-        source = (HERE / "core" / folder / source_name).read_bytes()
+        source = (HERE / "core" / "scoutlab" / folder / source_name).read_bytes()
         # The loop and the scoring call the compiled listing directly (one C call), not the source they import.
         text = source.replace(b"from scoutlab.engine.legal import", b"from scoutlab.engine._legal_native import")
         text = text.replace(b"from scoutlab.engine.turns import", b"from scoutlab.engine._turns_native import")
@@ -78,4 +79,11 @@ class OptionalBuildExt(build_ext):
             _skip(f"the C build of {ext.name} failed ({exc})")
 
 
-setup(ext_modules=compiled_extensions(), cmdclass={"build_ext": OptionalBuildExt})
+def packages() -> list[str]:
+    """Every folder of core/scoutlab (data-only ones like web/static too: they ship as package data), the shipped
+    plugins, and the two folders of data the design keeps at the top (pyproject.toml's package-dir maps them)."""
+    found = find_namespace_packages(where=str(HERE / "core"), include=["scoutlab", "scoutlab.*"], exclude=["*.__pycache__"])
+    return [*found, "scoutlab_plugins", "scoutlab.variants", "scoutlab.schemas"]
+
+
+setup(packages=packages(), ext_modules=compiled_extensions(), cmdclass={"build_ext": OptionalBuildExt})

@@ -123,7 +123,7 @@ def main() -> None:
     if args.hooks:
         compare_hooks(args.games, args.repeat)
         return
-    print(f"hot loop (scoutlab.legal): {native.BUILD}")
+    print(f"hot loop (scoutlab.engine.legal): {native.BUILD}")
     print(f"{'variant':<16}{'players':>8}{'plugin':>8}{'decisions/s':>14}{'games/s':>10}{'decisions/game':>16}")
     for variant, players in CASES:
         setups = [("-", load_rules(variant))]

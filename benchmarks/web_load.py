@@ -10,7 +10,7 @@ event stream and keeps it open, waits the pace (`--pace-ms`, the page's normal 7
 before asking for each bot move and a think time (`--think-ms`, 0.5-1.5 times it) before
 its own moves; the matches start spread over `--ramp` seconds, as players arrive. Every
 run stops by itself: at `--deadline` seconds, any match not finished is an error.
-`--server-path DIR` runs the server from another checkout (its `core/` as `scoutlab`, for
+`--server-path DIR` runs the server from another checkout (its `core/scoutlab`, for
 a baseline measured beside this one) and `--json FILE` appends the figures as one JSON line.
 
 The server runs as its own process (uvicorn on 127.0.0.1, a fresh SQLite file); each client
@@ -52,18 +52,23 @@ def free_port() -> int:
 
 
 def server_env(path: str | None) -> dict[str, str] | None:
-    """The environment of a server run from the checkout at `path`: its `core/` imported as scoutlab (a tree of
-    symbolic links, as scripts/typecheck.sh makes), ahead of the installed one; None for the installed one."""
+    """The environment of a server run from the checkout at `path`, ahead of the installed one (None: the installed
+    one): its package as a tree of links with the package data (variants/, schemas/) in place, as the build lays it out."""
     if not path:
         return None
+    root = os.path.abspath(path)
+    package = os.path.join(root, "core", "scoutlab")
+    before_move = not os.path.isdir(package)  # a checkout from before core/scoutlab/: core/ was imported as scoutlab
+    if before_move:
+        package = os.path.join(root, "core")
     tree = os.path.join(tempfile.mkdtemp(prefix="scoutlab-server-"), "scoutlab")
     os.mkdir(tree)
-    root = os.path.abspath(path)
-    for entry in os.listdir(os.path.join(root, "core")):
-        os.symlink(os.path.join(root, "core", entry), os.path.join(tree, entry))
-    for name in ("plugins", "variants", "schemas"):
+    for entry in os.listdir(package):
+        os.symlink(os.path.join(package, entry), os.path.join(tree, entry))
+    for name in ("variants", "schemas") + (("plugins",) if before_move else ()):
         os.symlink(os.path.join(root, name), os.path.join(tree, name))
-    return {**os.environ, "PYTHONPATH": os.path.dirname(tree)}
+    paths = [os.path.dirname(tree)] + ([] if before_move else [os.path.join(root, "plugins")])
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
 
 
 def start_server(db: str, port: int, env: dict[str, str] | None = None) -> subprocess.Popen:
@@ -293,7 +298,7 @@ def main() -> int:
     parser.add_argument("--ramp", type=float, default=10, help="paced: the matches start spread over this many seconds (default 10)")
     parser.add_argument("--no-stream", dest="stream", action="store_false", help="paced: without the live stream")
     parser.add_argument("--deadline", type=float, default=900, help="stop after this many seconds (default 900)")
-    parser.add_argument("--server-path", help="run the server from this checkout's core/ (a baseline), not the installed one")
+    parser.add_argument("--server-path", help="run the server from this checkout's package (a baseline), not the installed one")
     parser.add_argument("--json", help="append the figures to this file as one JSON line")
     parser.add_argument("--timeline", action="store_true", help="also print the p99 of each 10 s of the run")
     args = parser.parse_args()

@@ -1,7 +1,7 @@
 """Mutation testing of the rules: does the suite notice a plausible rule bug?
 
 Each mutation below is one bug a careful engineer could write (the section of docs/rules.md
-it breaks in its note). For each, alone, the script copies the package (core/, plugins/, variants/,
+it breaks in its note). For each, alone, the script copies the package (core/scoutlab/, plugins/, variants/,
 schemas/) and the tests into a temporary directory, applies the edit to the copy, and
 runs the rules tests against the copy with the pure-Python source (SCOUTLAB_PURE=1, so an
 edit to legal.py takes effect). A mutation the tests fail on is killed; one they pass is
@@ -31,8 +31,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parent.parent
-# The package layout of pyproject.toml's package-dir: copied as one importable tree.
-PACKAGE = {"": "core", "plugins": "plugins", "variants": "variants", "schemas": "schemas"}
+# The import tree the build makes (pyproject.toml's package-dir): (folder, where it lands on the import path).
+PACKAGE = [("core/scoutlab", "scoutlab"), ("plugins/scoutlab_plugins", "scoutlab_plugins"),
+           ("variants", "scoutlab/variants"), ("schemas", "scoutlab/schemas")]
 RULES_TESTS = [
     "tests/test_scenarios.py", "tests/test_properties.py", "tests/test_playthroughs.py",
     "tests/test_show_enumeration.py", "tests/test_actions.py", "tests/test_records.py",
@@ -62,7 +63,7 @@ MUTATIONS = [
              'kind = SCOUT_AND_SHOW', 'kind = SCOUT'),
     Mutation("turn-cap-one-late", "4 safety cap: the round ends at the cap",
              'if t.turn >= t.max_turns:', 'if t.turn > t.max_turns:'),
-    # The same three round ends as the compiled loop checks them (core/engine/turns.py); the ones
+    # The same three round ends as the compiled loop checks them (core/scoutlab/engine/turns.py); the ones
     # above are the Python checks that run where a plugin takes part.
     Mutation("opponent-stuck-after-show-only-in-the-loop", "7(ii): stuck on the extra turn after a scout also ends the round",
              "ended = not _has_action(t)", "ended = t.last_kind != SCOUT and not _has_action(t)"),
@@ -135,10 +136,8 @@ def copy_tree(work: Path) -> Path:
     """The package and tests, copied under `work`: returns the directory to put on PYTHONPATH."""
     site = work / "site"
     ignore = shutil.ignore_patterns("__pycache__", "*.so", "*.pyd", "*.pyc")
-    shutil.copytree(ROOT / PACKAGE[""], site / "scoutlab", ignore=ignore)
-    for sub, folder in PACKAGE.items():
-        if sub:
-            shutil.copytree(ROOT / folder, site / "scoutlab" / sub, ignore=ignore)
+    for folder, name in PACKAGE:
+        shutil.copytree(ROOT / folder, site / name, ignore=ignore)
     shutil.copytree(ROOT / "tests", work / "tests", ignore=ignore)
     return site
 
@@ -175,7 +174,7 @@ def run_tests(work: Path, site: Path, tests: list[str], stop_early: bool) -> tup
 def check_imports_the_copy(work: Path, site: Path) -> None:
     """The tests must import the copy, or every mutant would survive: say so and stop if not."""
     env = {**os.environ, "PYTHONPATH": str(site), "SCOUTLAB_PURE": "1"}
-    probe = "import scoutlab, scoutlab.plugins, scoutlab.engine.native as n; print(scoutlab.__file__, n.BUILD)"
+    probe = "import scoutlab, scoutlab_plugins, scoutlab.engine.native as n; print(scoutlab.__file__, n.BUILD)"
     out = subprocess.run([sys.executable, "-c", probe], cwd=work, env=env, capture_output=True, text=True)
     if out.returncode or not out.stdout.startswith(str(site)):
         sys.exit(f"the copy is not what gets imported ({out.stdout.strip() or out.stderr.strip()[-300:]})")

@@ -1,6 +1,6 @@
 """Train the skilled bot's default weights for one player count: `scoutlab tune` on the game they are for.
 
-The default weights (core/bots/skilled_weights.json, one set per player count) are what
+The default weights (core/scoutlab/bots/skilled_weights.json, one set per player count) are what
 the skilled bot plays wherever no tuning fits the variant better: the official game
 at 3-5 players, the official two-player game at 2. This fits them the way `scoutlab tune`
 fits a house rule's (CMA-ES against the current defaults, then a check on new games;

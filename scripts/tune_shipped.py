@@ -1,6 +1,6 @@
 """Tune the skilled bot for every shipped variant that is not official, and write the shipped tunings file.
 
-The shipped house rules and informal variants come with their tunings (core/bots/tuned_weights.json),
+The shipped house rules and informal variants come with their tunings (core/scoutlab/bots/tuned_weights.json),
 so `compare` and the browser play them without a user's `scoutlab tune`. After a change to the
 move scoring or to the default weights, run this again: each variant and player count is tuned as
 `scoutlab tune` tunes it (CMA-ES against the official weights, then a check on new games), and the

@@ -1,8 +1,7 @@
 """The action notation: one canonical text per action, round-tripping both ways with the codes."""
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from scoutlab.engine.actions import (
     FLIP,

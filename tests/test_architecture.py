@@ -30,8 +30,8 @@ MODULES = {module_name(p): p for p in sorted(CORE.rglob("*.py"))}
 
 def layer(module: str) -> int:
     parts = module.split(".")
-    if len(parts) == 1 or parts[1] == "_moved":
-        return 0  # the package's face and its alias table import nothing below base
+    if len(parts) == 1:
+        return 0  # the front door imports its names only when asked for, never at import time
     return LAYERS.index(parts[1]) if parts[1] in LAYERS else CLIENT
 
 
@@ -129,6 +129,18 @@ def test_every_function_level_import_says_why():
             if above < 0 or not lines[above].strip().startswith("#"):
                 silent.append(f"{path.relative_to(CORE)}:{node.lineno}")
     assert silent == []
+
+
+def test_nothing_inside_the_package_goes_through_the_front_door():
+    # `from scoutlab import GameState` inside the package would hide a layer's real import behind the front door.
+    through = [
+        f"{path.relative_to(CORE)}:{node.lineno}"
+        for path in MODULES.values()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ImportFrom) and node.module == "scoutlab"
+        and any(f"scoutlab.{alias.name}" not in MODULES and alias.name != "__version__" for alias in node.names)
+    ]
+    assert through == []
 
 
 def test_every_layer_folder_exists():

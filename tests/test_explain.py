@@ -1,4 +1,4 @@
-"""scoutlab.explain: one source for why a move is refused and for describing a show, in every language."""
+"""scoutlab.engine.explain: one source for why a move is refused and for describing a show, in every language."""
 
 from __future__ import annotations
 

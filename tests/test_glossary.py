@@ -1,4 +1,4 @@
-"""The game's words in each language: core/text/locale/glossary.yaml, and the catalogs keeping to it.
+"""The game's words in each language: core/scoutlab/text/locale/glossary.yaml, and the catalogs keeping to it.
 
 - No Latin "Scout" or "Show" inside a translated sentence unless the glossary allows it for
   that language (notation in quotes, `{field}` names and the game's title SCOUT are not words).

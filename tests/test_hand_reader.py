@@ -1,4 +1,4 @@
-"""The bots' hand reading (core/bots/hand.py) against a brute-force reading of the same hands.
+"""The bots' hand reading (core/scoutlab/bots/hand.py) against a brute-force reading of the same hands.
 
 `HandReader.plan` is a dynamic programme over the shows the rules list; here every way of
 cutting the hand into shows is tried instead, so a wrong recurrence cannot hide.

@@ -1,6 +1,6 @@
 """Every hook is documented and tested, as datasette requires of its own hooks.
 
-Fails when a hookspec in core/host/hookspecs.py has no section in docs/plugins.md, when a
+Fails when a hookspec in core/scoutlab/host/hookspecs.py has no section in docs/plugins.md, when a
 section's signature or "first result wins" line disagrees with the hookspec, when a
 section's example does not run, or when no test under tests/ is named for the hook
 (`test_hook_<name without the scoutlab_ prefix>...`) and mentions it.

@@ -1,4 +1,4 @@
-"""Each hook of core/host/hookspecs.py, exercised through a plugin a spec puts in force.
+"""Each hook of core/scoutlab/host/hookspecs.py, exercised through a plugin a spec puts in force.
 
 tests/test_hook_docs.py requires a `test_hook_<name>` here (or elsewhere under tests/)
 for every hook, as datasette does for its own.
@@ -142,7 +142,7 @@ def test_hook_score_round_adjustments_of_every_plugin_add_up():
 
 
 def test_game_log_itemises_plugin_adjustments_so_the_breakdown_adds_up():
-    from scoutlab.log import game_log
+    from scoutlab.text.log import game_log
 
     with installed_plugin("going-out", GoingOutBonus(3)):
         rules = rules_with("official", ["going-out"])

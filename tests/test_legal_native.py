@@ -20,11 +20,9 @@ from importlib import resources
 
 import pytest
 from compiled_build import compiled_for_fixture
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
-from scoutlab.engine import actions, cards, native
-from scoutlab.engine import legal as reference
+from scoutlab.engine import actions, cards, legal as reference, native
 from scoutlab.rules import load_rules
 from scoutlab.spec.variant import shipped_variants
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-STATIC = Path(__file__).resolve().parents[1] / "core" / "web" / "static"
+STATIC = Path(__file__).resolve().parents[1] / "core" / "scoutlab" / "web" / "static"
 
 
 def test_the_allowed_show_note_is_never_shown_as_a_refusal():

@@ -12,9 +12,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 SOURCE_NUMBER = re.compile(r"\bseeds? 0\d\d\b|\bseeds \d\d\d(?:,| and) \d\d\d\b", re.IGNORECASE)
 READ_BY_USERS = [
-    "README.md", "docs/*.md", "variants/*.yaml", "core/web/templates/*.html",
-    "core/text/locale/scoutlab.pot", "core/text/locale/*/LC_MESSAGES/scoutlab.po", "core/text/summary.py",
-    "core/web/rulespage.py",
+    "README.md", "docs/*.md", "variants/*.yaml", "core/scoutlab/web/templates/*.html",
+    "core/scoutlab/text/locale/scoutlab.pot", "core/scoutlab/text/locale/*/LC_MESSAGES/scoutlab.po", "core/scoutlab/text/summary.py",
+    "core/scoutlab/web/rulespage.py",
 ]
 
 

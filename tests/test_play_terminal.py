@@ -275,7 +275,7 @@ def test_hint_groups_scouts_by_end_and_orientation():
 # -- what the round's end looks like on an 80x24 terminal ---------------------------------------------
 
 def _first_round_end(variant: str, players: int):
-    from scoutlab.state import GameState
+    from scoutlab.engine.state import GameState
 
     rules = load_rules(variant)
     state = GameState(rules, players, seed=2)

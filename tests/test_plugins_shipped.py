@@ -9,10 +9,10 @@ from scoutlab.engine.cards import SHIFT, parse_hand
 from scoutlab.engine.state import IllegalAction
 from scoutlab.host.hookspecs import ShowInfo
 from scoutlab.match import make_bots, play_game
-from scoutlab.plugins import noop, runs_beat_sets
-from scoutlab.plugins.wrap_runs import WrapRuns, make_plugin
 from scoutlab.rules import Rules, load_rules
 from scoutlab.spec.variant import SpecError, load_spec_text
+from scoutlab_plugins import noop, runs_beat_sets
+from scoutlab_plugins.wrap_runs import WrapRuns, make_plugin
 
 HOUSE_RULES = ["house-wrap", "house-runs-first", "house-no-exemption"]
 

@@ -1,4 +1,4 @@
-"""Positions (scoutlab.position): the YAML format, its defaults, its errors, the round trip, and `scoutlab legal`."""
+"""Positions (scoutlab.records.position): the YAML format, its defaults, its errors, the round trip, and `scoutlab legal`."""
 
 from __future__ import annotations
 

@@ -20,8 +20,7 @@ import sys
 from dataclasses import fields, replace
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 
 from scoutlab.engine.state import TURN_CAP, GameState, View
 from scoutlab.records.game import game_record

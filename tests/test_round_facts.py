@@ -71,7 +71,7 @@ def test_facts_agree_with_the_history_after_every_action(variant):
 
 
 def the_documented_plugin() -> tuple[str, dict]:
-    block = re.search(r"```python\n(from scoutlab.hookspecs import EndCondition, hookimpl\n\n\nclass ThreeScouts:.*?)```", DOCS.read_text(), re.S)
+    block = re.search(r"```python\n(from scoutlab import EndCondition, hookimpl\n\n\nclass ThreeScouts:.*?)```", DOCS.read_text(), re.S)
     assert block, "docs/plugins.md lost the three-scouts example"
     namespace: dict = {}
     exec(compile(block.group(1), "docs/plugins.md (ThreeScouts)", "exec"), namespace)

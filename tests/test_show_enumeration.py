@@ -1,7 +1,7 @@
 """The fast enumeration of shows and Scout & Shows agrees with the general, hook-driven one.
 
 When only the built-in rules rank shows, the engine lists shows with integer strength
-keys and Scout & Shows with an incremental sweep (core/engine/legal.py, compiled where built);
+keys and Scout & Shows with an incremental sweep (core/scoutlab/engine/legal.py, compiled where built);
 under plugins it asks the hooks instead (GameState._append_scout_shows). Forcing the
 general path (`rules.builtin_shows = False`) on the very same positions must give
 exactly the same legal actions, in every shipped variant the fast path serves: both
@@ -15,8 +15,7 @@ import functools
 import random
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from scoutlab.engine import native
 from scoutlab.engine.cards import flipped, format_hand, top

@@ -208,7 +208,7 @@ def test_the_main_commands_cost_is_one_figure_in_the_help_and_the_readme(capsys)
     section = readme[readme.index("- Cost of the main command"):readme.index("<!-- section: play -->")]
     said = {
         "compare --help": re.findall(r"about ([\d.]+) CPU-seconds", helped),
-        "core/commands/compare.py": re.findall(r"about ([\d.]+) CPU-seconds", " ".join(compare.__doc__.split())),
+        "core/scoutlab/commands/compare.py": re.findall(r"about ([\d.]+) CPU-seconds", " ".join(compare.__doc__.split())),
         "README.md": re.findall(r"about ([\d.]+) CPU-seconds", section),
     }
     assert all(len(found) == 1 for found in said.values()), said

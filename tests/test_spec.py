@@ -15,8 +15,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from scoutlab.spec import variant as spec_module
 from scoutlab.spec.variant import (

@@ -229,9 +229,9 @@ def test_every_end_reason_has_its_own_words(client):
 def test_end_reasons_say_who_and_start_with_a_capital():
     from dataclasses import replace
 
-    from scoutlab.explain import end_reason
+    from scoutlab.engine.explain import end_reason
+    from scoutlab.engine.state import GameState
     from scoutlab.rules import load_rules
-    from scoutlab.state import GameState
 
     rules = load_rules("two-player")
     state = GameState(rules, 2, seed=1)

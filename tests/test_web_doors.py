@@ -13,8 +13,7 @@ import httpx2 as httpx  # the maintained line of httpx, as the web extra install
 import pytest
 from web_helpers import client_for, new_match, server_match
 
-from scoutlab.web import guard
-from scoutlab.web import matches as matches_module
+from scoutlab.web import guard, matches as matches_module
 from scoutlab.web.matches import Matches, rules_for
 from scoutlab.web.rulescache import RulesCache, digest_of, rules_weight
 from scoutlab.web.store import MatchStore

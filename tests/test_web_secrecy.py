@@ -15,8 +15,7 @@ import random
 import re
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 from web_helpers import client_for, new_match, server_match
 
 from scoutlab.engine.actions import ScoutShow, Show

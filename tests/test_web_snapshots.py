@@ -1,4 +1,4 @@
-"""Snapshots of live matches (core/web/snapshots.py): a match loaded from one equals the replayed match in
+"""Snapshots of live matches (core/scoutlab/web/snapshots.py): a match loaded from one equals the replayed match in
 everything a player can see and in what may be played next, in every shipped variant; a damaged or stale
 snapshot is refused and the match replayed from the older one or the seed; a server killed with SIGKILL
 loads each match on its first access without replaying it."""

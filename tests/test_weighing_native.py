@@ -19,8 +19,7 @@ from itertools import pairwise
 import pytest
 from compiled_build import compiled_for_fixture
 
-from scoutlab.bots import skilled
-from scoutlab.bots import weighing as reference
+from scoutlab.bots import skilled, weighing as reference
 from scoutlab.bots.skilled import SkilledBot
 from scoutlab.engine import native
 from scoutlab.engine.actions import KEEP

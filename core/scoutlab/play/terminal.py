@@ -2,8 +2,8 @@
 
 The loop asks the seat to act: a bot answers from its own view, the human types a
 move (or `hint`, `help`, `table`, `quit`). Everything printed comes from the human
-seat's view (screen.py), the opponents' moves as `scoutlab.log.describe_action`
-says them, and every refusal says why (`scoutlab.explain.why_illegal`, in the player's language).
+seat's view (screen.py), the opponents' moves as `scoutlab.text.log.describe_action`
+says them, and every refusal says why (`scoutlab.engine.explain.why_illegal`, in the player's language).
 """
 
 from __future__ import annotations

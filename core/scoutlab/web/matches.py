@@ -24,8 +24,7 @@ from scoutlab.rules import Rules
 from scoutlab.spec.variant import Spec
 from scoutlab.web.deals import bot_seed, secret_seed
 from scoutlab.web.rulescache import RulesCache, rules_weight
-from scoutlab.web.snapshots import EVERY, LOG_ENTRY, Encoder, Refused, Snapshot, encode, restore
-from scoutlab.web.snapshots import due as snapshot_due
+from scoutlab.web.snapshots import EVERY, LOG_ENTRY, Encoder, Refused, Snapshot, due as snapshot_due, encode, restore
 from scoutlab.web.store import MatchDamaged, MatchStore, StorageFull, StoredMatch
 
 log = logging.getLogger("scoutlab.web")

@@ -3,8 +3,8 @@
 One implementation for every screen. `why_illegal` is what `state.explain` says, the move
 quoted in front (`'show 2-3': a single 9 is not stronger than ...`); `reason` is the same
 sentence without the move, for a screen that shows it beside the cards (the browser game).
-Both take a `scoutlab.i18n` gettext `_`; without one they speak English. The English
-sentences are the message ids of the catalogs (core/text/locale, see docs/i18n.md).
+Both take a `scoutlab.text.i18n` gettext `_`; without one they speak English. The English
+sentences are the message ids of the catalogs (core/scoutlab/text/locale, see docs/i18n.md).
 """
 
 from __future__ import annotations

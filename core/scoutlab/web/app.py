@@ -32,9 +32,7 @@ from scoutlab.spec.variant import SpecError, load_spec, load_spec_text, shipped_
 from scoutlab.text import i18n
 from scoutlab.text.bot_names import bot_label
 from scoutlab.text.spec_messages import translate_problem
-from scoutlab.text.variant_text import description as variant_description
-from scoutlab.text.variant_text import shipped_listing
-from scoutlab.text.variant_text import title as variant_title
+from scoutlab.text.variant_text import description as variant_description, shipped_listing, title as variant_title
 from scoutlab.web.deals import PRACTICE_SEED_LIMIT
 from scoutlab.web.doors import Doors
 from scoutlab.web.events import table_json

@@ -18,8 +18,7 @@ import warnings
 from importlib import resources
 from types import ModuleType
 
-from scoutlab.engine import legal as reference
-from scoutlab.engine import turns as reference_turns
+from scoutlab.engine import legal as reference, turns as reference_turns
 
 SOURCES = {"_legal_native": "legal.py", "_turns_native": "turns.py"}
 

@@ -1,6 +1,6 @@
 """The "How to play" page of a variant: the same summary as `scoutlab rules`, in the player's language.
 
-`scoutlab.summary` builds the summary from the compiled rules as message ids with
+`scoutlab.text.summary` builds the summary from the compiled rules as message ids with
 parameters; here each English message is looked up in the catalogs (its English text is
 the gettext message id), so a house rule's page says what that house rule does, in
 every language. End-condition descriptions come from the plugin that defines them and

@@ -32,8 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from scoutlab.base.errors import BotError
 from scoutlab.base.limits import excerpt
-from scoutlab.bots import tuned
-from scoutlab.bots import weighing as reference_weighing
+from scoutlab.bots import tuned, weighing as reference_weighing
 from scoutlab.bots.cycles import Positions
 from scoutlab.bots.hand import flip_hand
 from scoutlab.bots.options import bot_options

@@ -13,8 +13,7 @@ from typing import TYPE_CHECKING
 from scoutlab.sim.compare import Difference
 from scoutlab.sim.layout import format_interval, format_value
 from scoutlab.sim.stats import holm, two_sided_p, z_value
-from scoutlab.sim.trend import Trend
-from scoutlab.sim.trend import sentence as trend_sentence
+from scoutlab.sim.trend import Trend, sentence as trend_sentence
 
 if TYPE_CHECKING:
     from scoutlab.sim.results import Comparison, Report

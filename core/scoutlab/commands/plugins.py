@@ -14,8 +14,7 @@ import types
 
 import pluggy
 
-from scoutlab.host import hookspecs
-from scoutlab.host import manager as plugin_host
+from scoutlab.host import hookspecs, manager as plugin_host
 
 help = "list installed plugins, their versions, hooks, and which are blocked"
 

@@ -7,7 +7,7 @@ the last) in the same SQLite transaction as that move (store.add_move), so it is
 ahead of the moves, and at most EVERY - 1 moves behind them. Each carries
 
 - `format`: this module's format number and a fingerprint of the engine's source
-  (core/engine/*.py): a snapshot written by another engine is stale and is not used;
+  (core/scoutlab/engine/*.py): a snapshot written by another engine is stale and is not used;
 - `ply`: how many of the match's moves it includes;
 - `check`: a BLAKE2b digest of the three above and both blobs: a damaged one is refused.
 

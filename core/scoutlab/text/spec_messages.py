@@ -86,7 +86,7 @@ SUFFIXES: tuple[str, ...] = (
     N_(" (known: {names})"),
     N_(" (installed: {names})"),
     N_("; to use the file {name}.yaml beside this spec, write ./{name}.yaml"),
-    # Not yet in the catalogs (core/text/locale has its own editors): said in English after the translated sentence.
+    # Not yet in the catalogs (core/scoutlab/text/locale has its own editors): said in English after the translated sentence.
     " (the value is inherited from {where}; {path}, set here, makes it wrong)",
     "; the installed plugin {name} offers it: list it under plugins (plugins: [{names}])",
 )
