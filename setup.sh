@@ -31,7 +31,7 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip
 # setuptools warns at every editable install that a folder named like the package could shadow
-# it; ours is core/, mapped by pyproject.toml, so the warning says nothing here.
+# it; ours are core/scoutlab and plugins/scoutlab_plugins, never the working directory, so the warning says nothing here.
 PYTHONWARNINGS="ignore:Editable installation" .venv/bin/python -m pip install --quiet -e ".[${SCOUTLAB_EXTRAS:-all}]"
 .venv/bin/python -c 'from scoutlab.engine import native; print("setup.sh: the engine hot loop is", native.BUILD)'
 # axe-core, the accessibility checker the browser tests inject into pages (tests/e2e/package.json: one exact version, no dependencies).

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from scoutlab.host.hookspecs import ShowInfo, hookimpl
+from scoutlab import ShowInfo, hookimpl
 
 summary = "a set of three or more 1s beats any other show"
 
