@@ -1,0 +1,206 @@
+"""The lab's variant: its YAML checked by the spec layer, its common knobs read and written, its differences.
+
+The YAML text is the variant; the form is a view of it. `check` loads the text exactly as
+`scoutlab validate` does (the spec layer, then compiling, which checks end conditions and
+plugins) and says each problem as `LINE: $.path: message`, the command line's words without
+the file name (a problem in another file keeps its file). `set_knob` writes one knob into
+the text (the text is read and written again as YAML: its comments are lost, which the page
+says), so the form and the text never disagree.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+from scoutlab.base.errors import Problem, SpecWarning
+from scoutlab.host.manager import available_plugins
+from scoutlab.rules import Rules
+from scoutlab.spec.diff import diff_specs, show_value
+from scoutlab.spec.variant import MAX_SPEC_BYTES, SpecError, load_spec, load_spec_text, shipped_variants
+from scoutlab.text.i18n import N_, Gettext
+from scoutlab.text.spec_messages import translate_message
+
+#: The file name problems in the user's text carry (left out of what the page shows).
+FILENAME = "variant.yaml"
+#: The engine's own end conditions, always offered by the form.
+BUILTIN_END_CONDITIONS = ("hand_emptied", "everyone_scouted", "opponent_stuck")
+#: Plugins the form offers: installed and switched on, the engine's own rules and the do-nothing example left out.
+_NOT_OFFERED = {"builtin", "noop"}
+
+
+@dataclass(frozen=True)
+class Knob:
+    """One of the form's fields: a spec path, what kind of value, its label (a message id) and bounds."""
+
+    path: str
+    kind: str  # "int", "bool", "rounds", "counts", "conditions", "plugins", "text"
+    label: str
+    low: int = 0
+    high: int = 0
+
+
+#: The knobs house rules and docs/house-rules.md change most, in the form's order.
+KNOBS = (
+    Knob("name", "text", N_("Name")),
+    Knob("players", "counts", N_("Player counts")),
+    Knob("rounds.count", "rounds", N_("Rounds")),
+    Knob("scoring.captured_card", "int", N_("Points per captured card"), -5, 5),
+    Knob("scoring.chip_received", "int", N_("Points per Scout chip"), -5, 5),
+    Knob("scoring.unspent_chip", "int", N_("Points per unused Scout & Show chip"), -5, 5),
+    Knob("scoring.card_in_hand", "int", N_("Points per card left in hand"), -5, 5),
+    Knob("scoring.exempt_last_show_owner", "bool", N_("The owner of the last show loses no points for their hand")),
+    Knob("scout_and_show.chips_per_round", "int", N_("Scout & Show chips per round"), 0, 5),
+    Knob("scout_chips_per_round", "int", N_("Scout chips each player takes at the start of a round"), 0, 10),
+    Knob("end_conditions", "conditions", N_("A round ends when")),
+    Knob("plugins", "plugins", N_("Plugins")),
+)
+#: The knobs a sweep may vary: the whole numbers.
+SWEEPABLE = tuple(k for k in KNOBS if k.kind == "int")
+ROUNDS_HIGH = 10
+
+
+class TooDeep(ValueError):
+    """A text nested too deeply for the YAML reader."""
+
+
+class KnobRefused(ValueError):
+    """A form value the lab will not write: `message` is an English message id, `fields` fill it in."""
+
+    def __init__(self, message: str, **fields: Any):
+        super().__init__(message.format(**fields))
+        self.message = message
+        self.fields = fields
+
+
+def knob(path: str) -> Knob | None:
+    return next((k for k in KNOBS if k.path == path), None)
+
+
+def starter(variant: str) -> str:
+    """A house rule of the shipped `variant`: the lines a designer starts from."""
+    return f"schema_version: 1\nextends: {variant}\nname: my-{variant}\nkind: house\n"
+
+
+def shipped_names() -> list[str]:
+    return [name for name, _description in shipped_variants()]
+
+
+def problem_line(problem: Problem, _: Gettext) -> str:
+    """`LINE: $.path: message` as `scoutlab validate` says it, in the page's language; another file keeps its name."""
+    where = problem.file if problem.file != FILENAME else ""
+    if problem.line is not None:
+        where = f"{where}:{problem.line}" if where else str(problem.line)
+    return f"{where}: {problem.path}: {translate_message(problem.message, _)}" if where else \
+        f"{problem.path}: {translate_message(problem.message, _)}"
+
+
+def load(text: str) -> tuple[Rules | None, list[Problem], list[Problem]]:
+    """(rules, problems, warnings) of the text, as `scoutlab validate` finds them; rules None when there are problems."""
+    try:
+        spec = load_spec_text(text, FILENAME)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", SpecWarning)  # said with the problems instead
+            rules = Rules(spec)
+    except SpecError as exc:
+        return None, list(exc.problems), []
+    except RecursionError:  # the YAML reader recurses once per level of nesting
+        raise TooDeep from None
+    return rules, [], list(rules.warnings)
+
+
+def knob_values(rules: Rules) -> dict[str, Any]:
+    """The merged value of every knob: what the variant plays, whether the text sets it or its parent does."""
+    doc = rules.spec.doc
+    values: dict[str, Any] = {}
+    for k in KNOBS:
+        node: Any = doc
+        for step in k.path.split("."):
+            node = node.get(step) if isinstance(node, dict) else None
+        values[k.path] = node
+    conditions = values["end_conditions"] or []
+    values["end_conditions"] = [c if isinstance(c, str) else c.get("name") for c in conditions]
+    plugins = values["plugins"] or []
+    values["plugins"] = [p if isinstance(p, str) else p.get("name") for p in plugins]
+    return values
+
+
+def offered_plugins() -> list[str]:
+    return sorted(name for name in available_plugins() if name not in _NOT_OFFERED)
+
+
+def set_knob(text: str, path: str, value: Any) -> str:
+    """The text with one knob set; KnobRefused for a value the form does not offer or a text that is not a mapping."""
+    found = knob(path)
+    if found is None:
+        raise KnobRefused(N_("There is no field called {name}."), name=str(path)[:40])
+    checked = _checked(found, value)
+    if len(text.encode("utf-8", "replace")) > MAX_SPEC_BYTES:
+        raise KnobRefused(N_("A variant spec may be at most {size} KB."), size=MAX_SPEC_BYTES // 1024)
+    try:
+        doc = yaml.safe_load(text) if text.strip() else {}
+    except (yaml.YAMLError, RecursionError):
+        raise KnobRefused(N_("Fix the YAML first: the form can change only a text it can read.")) from None
+    if not isinstance(doc, dict):
+        raise KnobRefused(N_("Fix the YAML first: the form can change only a text it can read."))
+    node = doc
+    steps = path.split(".")
+    for step in steps[:-1]:
+        if not isinstance(node.get(step), dict):
+            node[step] = {}
+        node = node[step]
+    node[steps[-1]] = checked
+    return yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, default_flow_style=None, width=100)
+
+
+def _checked(found: Knob, value: Any) -> Any:
+    """The value as the spec writes it, if it is one the field offers."""
+    bad = KnobRefused(N_("That value is not one the field {name} offers."), name=found.path)
+    if found.kind == "int":
+        if isinstance(value, bool) or not isinstance(value, int) or not found.low <= value <= found.high:
+            raise bad
+        return value
+    if found.kind == "bool":
+        if not isinstance(value, bool):
+            raise bad
+        return value
+    if found.kind == "rounds":
+        if value == "per_player" or (isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= ROUNDS_HIGH):
+            return value
+        raise bad
+    if found.kind == "text":
+        if not isinstance(value, str) or not 0 < len(value) <= 60 or "\n" in value:
+            raise bad
+        return value
+    if not isinstance(value, list) or len(value) > 10 or not all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in value):
+        raise bad
+    if found.kind == "counts":
+        if not value or not all(isinstance(v, int) and 2 <= v <= 5 for v in value):
+            raise bad
+        return sorted(set(value))
+    if not all(isinstance(v, str) and 0 < len(v) <= 40 for v in value):
+        raise bad
+    return list(dict.fromkeys(value))
+
+
+def parent_of(rules: Rules, text: str) -> str:
+    """The shipped variant the text extends (its diff is said against it), else the official rules."""
+    try:
+        doc = yaml.safe_load(text)
+    except (yaml.YAMLError, RecursionError):
+        doc = None
+    parent = doc.get("extends") if isinstance(doc, dict) else None
+    return parent if isinstance(parent, str) and parent in shipped_names() else "official"
+
+
+def differences(rules: Rules, parent: str) -> list[dict[str, str]]:
+    """[{path, parent, value}] of every rule the variant plays differently from `parent`, values as the spec writes them."""
+    return [{"path": d.path, "parent": _shown(d.a), "value": _shown(d.b)}
+            for d in diff_specs(load_spec(parent), rules.spec)]
+
+
+def _shown(value: Any) -> str:
+    return "—" if value is None else show_value(value)  # no English word for a key one side has not
