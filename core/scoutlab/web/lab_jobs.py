@@ -291,11 +291,13 @@ def play(ask_fields: dict[str, Any], folder: str, counter: Any) -> None:
 
 
 def _run(ask: Ask, progress) -> tuple[Any, list]:
+    # imported in the job's process only: the server itself never loads the simulator
     from scoutlab.sim import compare
-    from scoutlab.sim.gamedata import TABLES, CsvSink, GameData, ParquetSink
+    from scoutlab.sim.gamedata import TABLES, CsvSink, GameData, ParquetSink, Sink
     from scoutlab.sim.sweep import sweep
 
-    games, rounds = [CsvSink("games.csv", TABLES["games"])], [CsvSink("rounds.csv", TABLES["rounds"])]
+    games: list[Sink] = [CsvSink("games.csv", TABLES["games"])]
+    rounds: list[Sink] = [CsvSink("rounds.csv", TABLES["rounds"])]
     if _has("pyarrow"):
         games.append(ParquetSink("games.parquet", TABLES["games"]))
         rounds.append(ParquetSink("rounds.parquet", TABLES["rounds"]))
@@ -309,6 +311,7 @@ def _run(ask: Ask, progress) -> tuple[Any, list]:
 
 
 def _charts(report) -> list:
+    # imported in the job's process only: matplotlib alone takes about half a second
     from scoutlab.sim.charts import render_charts
     from scoutlab.sim.sweep_view import sweep_charts
 
@@ -316,6 +319,7 @@ def _charts(report) -> list:
 
 
 def _write(report, charts: list) -> None:
+    # imported in the job's process only, as above
     from scoutlab.sim.report import write_report
 
     write_report(report, charts, "report.html")

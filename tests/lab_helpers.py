@@ -1,0 +1,43 @@
+"""Shared by the lab's tests: the lab's router on an app of its own, behind the web's own doors (Guard, Doors)."""
+
+from __future__ import annotations
+
+import time
+from importlib import resources
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the web extra is not installed")
+
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+from fastapi.testclient import TestClient
+
+from scoutlab.web.doors import Doors
+from scoutlab.web.guard import Guard
+from scoutlab.web.lab import make_router
+from scoutlab.web.lab_jobs import Jobs
+
+HOUSE = "schema_version: 1\nextends: official\nname: chips-two\nkind: house\nscoring: {chip_received: 2}\n"
+
+
+def lab_client(jobs: Jobs) -> TestClient:
+    """The lab alone, behind the same middleware the app runs (body caps, same-origin writes, headers, the Host)."""
+    app = FastAPI()
+    app.mount("/static", StaticFiles(directory=str(resources.files("scoutlab.web") / "static")), name="static")
+    app.include_router(make_router(jobs))
+    app.add_middleware(Guard, message=lambda scope, what, limit: f"refused: {what} ({limit // 1024} KB)")
+    app.add_middleware(Doors, hosts=frozenset({"testserver", "localhost"}))
+    return TestClient(app)
+
+
+def wait_for(client: TestClient, job_id: str, done=lambda job: job["state"] != "running", seconds: float = 120) -> dict:
+    """The job once `done(job)` holds; fails (not a timing assertion: a generous bound on a wait) after `seconds`."""
+    deadline = time.monotonic() + seconds
+    while True:
+        job = client.get(f"/lab/api/jobs/{job_id}").json()
+        if done(job):
+            return job
+        if time.monotonic() > deadline:
+            pytest.fail(f"the job did not get there in {seconds} s: {job['state']} {job['done']}/{job['total']}")
+        time.sleep(0.2)

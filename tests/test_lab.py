@@ -1,0 +1,232 @@
+"""The variant lab's endpoints: checking as `scoutlab validate` words it, the form's knobs, the diff and rules, and runs as
+jobs (start, progress, finish, reload, cancel, caps, the time limit, expiry). Runs are tiny: a few games each."""
+
+from __future__ import annotations
+
+import csv
+import io
+import subprocess
+import sys
+import time
+
+import pytest
+from lab_helpers import HOUSE, lab_client, wait_for
+
+from scoutlab.spec.variant import shipped_variants
+from scoutlab.web.lab_jobs import MAX_GAMES, MAX_JOB_GAMES, Jobs
+
+
+@pytest.fixture
+def jobs(tmp_path):
+    made = Jobs(tmp_path / "lab")
+    yield made
+    made.close()
+
+
+@pytest.fixture
+def client(jobs):
+    return lab_client(jobs)
+
+
+def check(client, **body) -> dict:
+    answer = client.post("/lab/api/check", json=body)
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+BAD = """schema_version: 1
+extends: official
+name: broken
+scoring:
+  chip_received: two
+players: [2, 3]
+end_conditions: [hand_emptied, nobody_knows]
+"""
+
+
+def test_problems_are_the_lines_scoutlab_validate_prints_without_the_file_name(client, tmp_path):
+    (tmp_path / "variant.yaml").write_text(BAD, encoding="utf-8")
+    command = [sys.executable, "-c", "import sys; from scoutlab.cli import main; sys.exit(main())", "validate", "variant.yaml"]
+    cli = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True)
+    assert cli.returncode == 1
+    printed = [line.removeprefix("variant.yaml:") for line in cli.stderr.splitlines() if line.startswith("variant.yaml:")]
+    answer = check(client, text=BAD)
+    assert not answer["valid"] and len(printed) >= 2
+    assert answer["problems"] == printed
+    assert answer["problems"][0].startswith("5: $.scoring.chip_received: ")
+
+
+def test_problems_are_said_in_the_page_language_with_line_and_path_kept(client):
+    answer = client.post("/lab/api/check?lang=fa", json={"text": BAD}).json()
+    english = check(client, text=BAD)
+    assert [p.split(": ", 2)[:2] for p in answer["problems"]] == [p.split(": ", 2)[:2] for p in english["problems"]]
+    assert answer["problems"] != english["problems"]  # the messages themselves are translated
+
+
+def test_starting_from_each_shipped_variant_gives_a_valid_house_rule_with_no_differences(client):
+    for name, _description in shipped_variants():
+        answer = check(client, text="", start=name)
+        assert answer["valid"], (name, answer["problems"])
+        assert f"extends: {name}" in answer["text"] and answer["diff"] == [] and answer["parent"] == name
+        assert answer["rules"] and all(section["title"] for section in answer["rules"])
+
+
+def test_a_knob_set_in_the_form_is_written_into_the_yaml_and_read_back(client):
+    start = check(client, text="", start="official")
+    assert start["knobs"]["scoring.chip_received"] == 1
+    answer = check(client, text=start["text"], set={"path": "scoring.chip_received", "value": 3})
+    assert "chip_received: 3" in answer["text"] and answer["knobs"]["scoring.chip_received"] == 3
+    assert answer["diff"] == [{"path": "$.scoring.chip_received", "parent": "1", "value": "3"}]
+    both = check(client, text=answer["text"], set={"path": "players", "value": [4, 3]})
+    assert both["knobs"]["players"] == [3, 4] and both["knobs"]["scoring.chip_received"] == 3
+    rounds = check(client, text=both["text"], set={"path": "rounds.count", "value": 2})
+    assert rounds["knobs"]["rounds.count"] == 2 and any(d["path"] == "$.rounds.count" for d in rounds["diff"])
+
+
+def test_text_typed_by_hand_sets_the_form(client):
+    answer = check(client, text=HOUSE + "scout_and_show: {chips_per_round: 2}\n")
+    assert answer["knobs"]["scout_and_show.chips_per_round"] == 2 and answer["knobs"]["scoring.chip_received"] == 2
+
+
+@pytest.mark.parametrize(("change", "fragment"), [
+    ({"path": "scoring.chip_received", "value": 99}, "not one the field"),
+    ({"path": "scoring.chip_received", "value": True}, "not one the field"),
+    ({"path": "players", "value": [7]}, "not one the field"),
+    ({"path": "deck.highest", "value": 3}, "no field called"),
+    ({"path": "name", "value": "x" * 5000}, "not one the field"),
+])
+def test_a_form_value_it_does_not_offer_is_refused_in_one_line(client, change, fragment):
+    answer = client.post("/lab/api/check", json={"text": HOUSE, "set": change})
+    assert answer.status_code == 422 and fragment in answer.json()["error"]
+    assert "x" * 100 not in answer.text
+
+
+def test_the_form_refuses_to_rewrite_text_it_cannot_read(client):
+    answer = client.post("/lab/api/check", json={"text": "a: [1, 2\n", "set": {"path": "scoring.chip_received", "value": 2}})
+    assert answer.status_code == 422 and "Fix the YAML first" in answer.json()["error"]
+
+
+def test_a_plugin_without_its_end_condition_is_a_warning_not_a_problem(client):
+    answer = check(client, text=HOUSE.replace("kind: house\n", "kind: house\nplugins: [{name: wrap-runs, config: {lowest: 1, highest: 10}}]\n"))
+    assert answer["valid"]
+    pluginless = check(client, text=HOUSE)
+    assert pluginless["warnings"] == []
+
+
+def test_a_comparison_runs_reports_progress_and_findings_and_offers_the_data(client, jobs):
+    answer = client.post("/lab/api/jobs", json={"kind": "compare", "text": HOUSE, "games": 6})
+    assert answer.status_code == 200, answer.text
+    job_id = answer.json()["id"]
+    assert answer.json()["url"] == f"/lab?job={job_id}"
+    job = wait_for(client, job_id)
+    assert job["state"] == "finished", job
+    assert job["total"] > 0 and job["done"] == job["total"]
+    assert job["ask"]["against"] == "official" and job["ask"]["text"] == HOUSE
+    assert any("chips-two" in line for line in job["findings"])
+    assert job["charts"] and all(c["url"].endswith(".png") for c in job["charts"])
+    assert client.get(job["charts"][0]["url"]).headers["content-type"] == "image/png"
+    urls = {f["url"].rsplit("/", 1)[1]: f["url"] for f in job["files"]}
+    assert {"report.html", "games.csv", "rounds.csv"} <= set(urls)
+    rows = list(csv.DictReader(io.StringIO(client.get(urls["games.csv"]).text)))
+    assert {row["variant"] for row in rows} == {"official (3p)", "chips-two (3p)"}
+    download = client.get(urls["report.html"])
+    assert "attachment" in download.headers["content-disposition"] and "Findings" in download.text
+    # a reload asks again by id: the same job, still there
+    assert client.get(f"/lab/api/jobs/{job_id}").json()["findings"] == job["findings"]
+
+
+def test_a_sweep_runs_each_value(client):
+    answer = client.post("/lab/api/jobs", json={"kind": "sweep", "text": HOUSE, "games": 4, "knob": "scoring.card_in_hand",
+                                                "values": "-1, 0"})
+    assert answer.status_code == 200, answer.text
+    job = wait_for(client, answer.json()["id"])
+    assert job["state"] == "finished", job
+    assert any("card_in_hand" in line for line in job["findings"])
+
+
+def test_cancel_stops_the_process_and_its_progress(client, jobs):
+    job_id = client.post("/lab/api/jobs", json={"kind": "compare", "text": HOUSE, "games": MAX_GAMES}).json()["id"]
+    wait_for(client, job_id, lambda job: job["done"] > 0)
+    answer = client.post(f"/lab/api/jobs/{job_id}/cancel")
+    assert answer.json()["state"] == "cancelled"
+    process = jobs.get(job_id).process
+    assert not process.is_alive()
+    stopped = client.get(f"/lab/api/jobs/{job_id}").json()["done"]
+    assert stopped < answer.json()["total"] and "findings" not in client.get(f"/lab/api/jobs/{job_id}").json()
+
+
+def test_more_jobs_than_run_at_once_are_refused_until_one_ends(tmp_path):
+    jobs = Jobs(tmp_path / "lab", max_running=1)
+    client = lab_client(jobs)
+    try:
+        first = client.post("/lab/api/jobs", json={"kind": "compare", "text": HOUSE, "games": MAX_GAMES}).json()["id"]
+        second = client.post("/lab/api/jobs", json={"kind": "compare", "text": HOUSE, "games": 2})
+        assert second.status_code == 503 and "at once" in second.json()["error"]
+        client.post(f"/lab/api/jobs/{first}/cancel")
+        assert client.post("/lab/api/jobs", json={"kind": "compare", "text": HOUSE, "games": 2}).status_code == 200
+    finally:
+        jobs.close()
+
+
+def test_the_time_limit_stops_a_run_which_keeps_what_it_played(tmp_path):
+    jobs = Jobs(tmp_path / "lab", max_seconds=0.5)
+    client = lab_client(jobs)
+    try:
+        job_id = client.post("/lab/api/jobs", json={"kind": "compare", "text": HOUSE, "games": MAX_GAMES}).json()["id"]
+        job = wait_for(client, job_id)
+        assert job["timed_out"]
+        if job["state"] == "finished":  # stopped after a chunk: the figures of the games played
+            assert job["interrupted"] and job["findings"]
+        else:  # stopped before the first chunk could end: said in one line
+            assert job["state"] == "failed" and "time limit" in job["error"]
+    finally:
+        jobs.close()
+
+
+def test_finished_runs_are_forgotten_after_their_time(tmp_path):
+    jobs = Jobs(tmp_path / "lab", keep_seconds=0)
+    client = lab_client(jobs)
+    try:
+        job_id = client.post("/lab/api/jobs", json={"kind": "compare", "text": HOUSE, "games": 2}).json()["id"]
+        wait_for(client, job_id, lambda job: job.get("state") != "running" or "error" in job and not job.get("id"))
+        deadline = time.monotonic() + 30
+        while client.get(f"/lab/api/jobs/{job_id}").status_code == 200 and time.monotonic() < deadline:
+            time.sleep(0.3)
+        gone = client.get(f"/lab/api/jobs/{job_id}")
+        assert gone.status_code == 404 and "no lab run" in gone.json()["error"]
+        assert not (tmp_path / "lab" / job_id).exists()
+    finally:
+        jobs.close()
+
+
+@pytest.mark.parametrize(("body", "fragment"), [
+    ({"games": MAX_GAMES + 1}, f"from 1 to {MAX_GAMES} games"),
+    ({"kind": "sweep", "games": MAX_JOB_GAMES // 4, "knob": "scoring.chip_received", "values": "0,1,2,3,4,5"}, f"at most {MAX_JOB_GAMES}"),
+    ({"kind": "sweep", "knob": "scoring.chip_received", "values": "1"}, "different whole numbers"),
+    ({"kind": "sweep", "knob": "deck.highest", "values": "1,2"}, "Choose a field to sweep"),
+    ({"players": 2}, "is for 3, 4, 5 players, not 2"),
+    ({"against": "nowhere"}, "no variant called"),
+    ({"text": BAD}, "Fix the variant's problems first: 5: $.scoring.chip_received"),
+])
+def test_a_run_past_the_caps_or_on_a_broken_variant_is_refused_in_one_line(client, jobs, body, fragment):
+    answer = client.post("/lab/api/jobs", json={"kind": "compare", "text": HOUSE, "games": 2, **body})
+    assert answer.status_code == 422, answer.text
+    assert fragment in answer.json()["error"] and "\n" not in answer.json()["error"]
+    assert jobs.running() == 0
+
+
+def test_the_page_and_its_files_carry_the_security_headers(client):
+    page = client.get("/lab")
+    assert page.status_code == 200 and "script-src 'self'" in page.headers["content-security-policy"]
+    assert "<script>" not in page.text and 'src="/static/lab.js"' in page.text
+    assert client.get("/lab", headers={"host": "evil.example"}).status_code == 421
+    cross = client.post("/lab/api/check", json={"text": HOUSE}, headers={"sec-fetch-site": "cross-site"})
+    assert cross.status_code == 403
+
+
+def test_the_page_is_in_the_chosen_language_and_right_to_left_for_arabic_and_persian(client):
+    for lang, direction in (("ar", "rtl"), ("fa", "rtl"), ("el", "ltr"), ("bg", "ltr"), ("en", "ltr")):
+        page = client.get(f"/lab?lang={lang}").text
+        assert f'lang="{lang}" dir="{direction}"' in page
+        if lang != "en":
+            assert "Variant lab" not in page and "Start the run" not in page
