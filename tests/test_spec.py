@@ -535,3 +535,18 @@ def test_a_value_the_child_sets_itself_is_blamed_as_before(tmp_path):
         load_spec(spec)
     (problem,) = caught.value.problems
     assert (problem.line, problem.path) == (4, "$.deal.hand_size.4") and "inherited" not in problem.message
+
+
+def test_a_shipped_variant_is_read_once_and_each_caller_gets_its_own_document():
+    # The server loads a shipped variant at every new match: read once a process, but a caller that changes
+    # its document (the lab, a test) must not change what the next caller loads.
+    first = load_spec("official")
+    first.doc["rounds"] = "changed"
+    first.doc["deal"]["hand_size"]["3"] = 99
+    again = load_spec("official")
+    assert again.doc["rounds"] != "changed" and again.doc["deal"]["hand_size"]["3"] != 99
+    assert again.doc == load_spec(ROOT / "variants" / "official.yaml").doc  # the same as read from the file now
+    assert again.origins == first.origins and again.chain == first.chain
+    shipped = shipped_variants()
+    shipped.append(("mine", ""))
+    assert ("mine", "") not in shipped_variants()

@@ -113,7 +113,17 @@ class Spec:
 
 def load_spec(name_or_path: str | os.PathLike[str]) -> Spec:
     """Load a shipped variant by name (`official`) or a spec file by path; raises `SpecError`."""
-    return _load(_top_source(name_or_path))
+    source = _top_source(name_or_path)
+    if source.base_dir is None:  # a shipped variant: read and validated once a process, each caller gets its own doc
+        spec = _load_shipped(source.label)
+        return Spec(spec.name, copy.deepcopy(spec.doc), spec.source, spec.chain, spec.origins)
+    return _load(source)
+
+
+@functools.cache
+def _load_shipped(label: str) -> Spec:
+    """A shipped variant's Spec: package data, fixed for the process (the server loads one per new match)."""
+    return _load(_shipped_source(label[len(_SHIPPED_PREFIX):]))
 
 
 def load_spec_text(text: str, filename: str = "<text>", base_dir: str | os.PathLike[str] | None = None) -> Spec:
@@ -150,6 +160,12 @@ def validate_paths(paths: Iterable[str | os.PathLike[str]]) -> list[Problem]:
 
 def shipped_variants() -> list[tuple[str, str]]:
     """(name, description) of each variant shipped with scoutlab, sorted by name."""
+    return list(_shipped_variants())
+
+
+@functools.cache
+def _shipped_variants() -> tuple[tuple[str, str], ...]:
+    """Read once a process: package data does not change while it runs (the server asks at every new match)."""
     variants = []
     for name in _shipped_names():
         data = yamlsrc.parse(_read_shipped(name)).data
@@ -157,7 +173,7 @@ def shipped_variants() -> list[tuple[str, str]]:
         if isinstance(description, dict):  # given per language: the English
             description = description.get("en")
         variants.append((name, description if isinstance(description, str) else ""))
-    return variants
+    return tuple(variants)
 
 
 def variant_schema() -> dict[str, Any]:
@@ -551,8 +567,13 @@ def _read_file(path: str) -> str:
         raise _Unreadable(f"cannot read the file: {exc.strerror or exc}") from None
 
 
+@functools.cache
+def _shipped_names_once() -> tuple[str, ...]:
+    return tuple(sorted(entry.name[: -len(".yaml")] for entry in resources.files("scoutlab.variants").iterdir() if entry.name.endswith(".yaml")))
+
+
 def _shipped_names() -> list[str]:
-    return sorted(entry.name[: -len(".yaml")] for entry in resources.files("scoutlab.variants").iterdir() if entry.name.endswith(".yaml"))
+    return list(_shipped_names_once())
 
 
 def _read_shipped(name: str) -> str:
