@@ -53,6 +53,7 @@ BUILTIN_BOTS: dict[str, str] = {
     "greedy": "scoutlab.bots.greedy:GreedyBot",
     "heuristic": "scoutlab.bots.heuristic:HeuristicBot",
     "mcts": "scoutlab.bots.mcts:MctsBot",
+    "network": "scoutlab.bots.network:NetworkBot",
     "skilled": "scoutlab.bots.skilled:SkilledBot",
 }
 
