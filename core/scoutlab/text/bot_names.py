@@ -17,6 +17,7 @@ BOT_LABELS: dict[str, str] = {
     "skilled": N_("Skilled bot"),
     "mcts": N_("Search bot"),
     "random": N_("Random bot"),
+    "network": N_("Network bot"),
 }
 
 
