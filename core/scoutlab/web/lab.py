@@ -100,17 +100,16 @@ def lab_strings(_: Gettext) -> dict[str, str]:
         "problems": _("Problems:"),
         "warning": _("Warning:"),
         "no_differences": _("The same rules as its parent."),
-        "running": _("Playing: {done} of {total} games."),
+        "running": _("Games played: {done} of {total}."),
         "preparing": _("Preparing the run…"),
-        "finished": _("Finished: {done} games."),
-        "time_limit": _("Stopped at the time limit: the figures cover the {done} games played."),
+        "finished": _("Finished. Games played: {done}."),
+        "time_limit": _("Stopped at the time limit; the figures cover the games played: {done}."),
         "cancelled": _("Cancelled: nothing more is played."),
         "failed": _("The run failed."),
         "offline": _("The server did not answer; trying again…"),
         "no_findings": _("No findings."),
         "go_to_line": _("Go to line {line}"),
         "per_player": _("one per player"),
-        "parent": _("Its parent ({name})"),
     }
 
 

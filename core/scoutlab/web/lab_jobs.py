@@ -131,7 +131,7 @@ def check_ask(ask: Ask) -> None:
     if ask.kind == "sweep" and not 2 <= len(ask.values) <= MAX_SWEEP_VALUES:
         raise Refused(N_("A sweep tries from 2 to {most} values."), most=MAX_SWEEP_VALUES)
     if ask.games * ask.variants() > MAX_JOB_GAMES:
-        raise Refused(N_("This run would play {games} games; the lab plays at most {most} in one run."),
+        raise Refused(N_("Games this run would play: {games}; the lab plays at most {most} in one run."),
                       games=ask.games * ask.variants(), most=MAX_JOB_GAMES)
 
 
@@ -153,7 +153,7 @@ class Jobs:
         with self._lock:
             self._forget_expired()
             if sum(job.state == RUNNING for job in self._jobs.values()) >= self.max_running:
-                raise Busy(N_("The lab is running {count} jobs, as many as it runs at once; try again when one ends."),
+                raise Busy(N_("The lab already runs as many runs as it can at once ({count}); try again when one ends."),
                               count=self.max_running)
             if len(self._jobs) >= MAX_KEPT:
                 oldest = min((j for j in self._jobs.values() if j.state != RUNNING), key=lambda j: j.ended or 0.0, default=None)
