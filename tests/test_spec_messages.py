@@ -7,6 +7,7 @@ template would reach a Persian player in English: this corpus test fails first.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -72,3 +73,88 @@ def test_a_problem_keeps_its_file_line_and_path():
         load_spec_text("extends: official\nname: x\nscot: {}\n", "pasted.yaml")
     said = translate_problem(caught.value.problems[0], gettext_for("el"))
     assert said == "pasted.yaml:3: $.scot: άγνωστο κλειδί 'scot'· μήπως εννοείς 'scout';"
+
+
+# -- the newer sentences: extends refusals, inherited values, plugins and their end conditions ----------------
+
+
+def _problems(load, *args) -> list[str]:
+    try:
+        load(*args)
+    except SpecError as exc:
+        return [p.message for p in exc.problems]
+    return []
+
+
+def newer_messages(tmp_path) -> list[str]:
+    """Each sentence of these code paths as the spec layer words it, made by the real code, not copied here."""
+    import os
+    import socket
+
+    from scoutlab.host.hookspecs import EndCondition, hookimpl
+    from scoutlab.spec import load_spec
+    from scoutlab.testing import installed_plugin, rules_with
+
+    os.mkfifo(tmp_path / "fifo")
+    (tmp_path / "folder").mkdir()
+    os.symlink(tmp_path / "loop", tmp_path / "loop")  # stat fails with ELOOP: "cannot read the file"
+    (tmp_path / "notes.yaml").write_text("name: notes\ncolour: red\n")
+    with socket.socket(socket.AF_UNIX) as sock:
+        sock.bind(str(tmp_path / "sock"))
+    messages = []
+    for parent in ("./fifo", "/dev/null", "./sock", "./folder", "./loop", "./notes.yaml"):
+        child = tmp_path / "child.yaml"
+        child.write_text(f"schema_version: 1\nextends: {parent}\nname: child\n")
+        messages += _problems(load_spec, child)
+    messages += _problems(lambda: load_spec_text("extends: [official]\nname: x\n", "pasted.yaml"))
+    messages += _problems(lambda: load_spec_text("extends: official\nname: x\ndeck: {highest: 8}\n", "pasted.yaml"))
+
+    class TenTurns:
+        @hookimpl
+        def scoutlab_end_conditions(self):
+            return {"ten_turns": EndCondition(lambda state: state.turn >= 10, False, "the round ends after ten turns")}
+
+    with installed_plugin("ten-turns", TenTurns()), pytest.warns(Warning):
+        messages += [w.message for w in rules_with("official", ["ten-turns"]).warnings]
+    with installed_plugin("ten-turns", TenTurns()):
+        messages += _problems(lambda: load_rules_text("extends: official\nname: x\nend_conditions: [hand_emptied, ten_turns]\n"))
+    return messages
+
+
+ENDINGS = ("(FIFO)", "a device", "a socket", "cannot read the file", "not a variant spec", "expected a variant name",
+           "inherited from", "offers the end condition", "the installed plugin")
+
+
+def _english_runs(text: str) -> set[str]:
+    """Runs of three English words, with quoted values, keys, paths and the notation left out."""
+    text = re.sub(r"'[^']*'|\$\S*|\[[^\]]*\]|\b\w+_\w+\b|scoutlab validate|schema_version: 1|YAML|FIFO", " | ", text)
+    words = re.findall(r"[A-Za-z]+|\|", text)
+    return {" ".join(words[i:i + 3]) for i in range(len(words) - 2) if "|" not in words[i:i + 3]}
+
+
+def test_the_newer_sentences_are_made_by_these_paths(tmp_path):
+    messages = newer_messages(tmp_path)
+    for ending in ENDINGS:
+        assert any(ending in m for m in messages), (ending, messages)
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_the_newer_sentences_are_said_whole_in_every_language(tmp_path, lang):
+    _ = gettext_for(lang)
+    for message in newer_messages(tmp_path):
+        said = translate_message(message, _)
+        left = _english_runs(said) & _english_runs(message)
+        assert not left, f"English left in the {lang} of {message!r}: {sorted(left)} in {said!r}"
+
+
+def test_every_template_ending_and_phrase_is_in_every_catalog():
+    # A sentence is only said in a language when its template is in that catalog: one left out of the catalogs
+    # (or not marked for extraction) would reach a player in English however well the rest is translated.
+    from scoutlab.text.i18n import catalog
+    from scoutlab.text.spec_messages import COUNTED, PHRASES, SUFFIXES, TEMPLATES
+
+    singular = {form: forms[0] for forms, _field in COUNTED for form in forms}
+    ids = {singular.get(text, text) for text in (*TEMPLATES, *SUFFIXES, *PHRASES)}
+    for lang in OTHERS:
+        missing = sorted(text for text in ids if not catalog(lang).get(text, "").strip("\x00"))
+        assert not missing, (lang, missing)

@@ -374,3 +374,31 @@ def test_serve_says_in_one_line_that_a_port_is_taken(capsys):
         assert main(["serve", "--port", str(port)]) == 1
     err = capsys.readouterr().err
     assert err == f"scoutlab serve: cannot listen on 127.0.0.1 port {port}: Address already in use\n"
+
+
+@pytest.mark.parametrize("lang", ["ar", "fa", "el", "bg"])
+def test_the_host_refusal_is_said_in_the_request_language_as_a_page_to_a_browser(tmp_path, lang):
+    import html
+
+    from fastapi.testclient import TestClient
+
+    from scoutlab.text.i18n import gettext_for, is_rtl
+    from scoutlab.web.app import create_app
+    from scoutlab.web.doors import allowed_hosts
+
+    app = create_app(str(tmp_path / "m.sqlite3"), bot_delay_ms=0, hosts=allowed_hosts("127.0.0.1"))
+    rebound = TestClient(app, base_url="http://evil.example")
+    english = "This server answers only to the host names it was given"
+    # a script's request in the language it asks for, by header or by cookie: JSON, the host names kept
+    for said in (rebound.get("/api/m/x", headers={"accept-language": f"{lang},en;q=0.5"}),
+                 rebound.get("/api/m/x", cookies={"lang": lang})):
+        error = said.json()["error"]
+        assert said.status_code == 421 and english not in error and "localhost" in error and "--allowed-host" in error
+        assert error.split("(")[0] == gettext_for(lang)("This server answers only to the host names it was given "
+                                                        "({names}); start it with --allowed-host NAME to add one.",
+                                                        names="x").split("(")[0]
+    # a browser's navigation: a page it shows as text (JSON would show its letters as \u escapes)
+    page = rebound.get("/", headers={"accept": "text/html,*/*", "accept-language": lang})
+    assert page.status_code == 421 and page.headers["content-type"].startswith("text/html")
+    assert f'lang="{lang}" dir="{"rtl" if is_rtl(lang) else "ltr"}"' in page.text
+    assert english not in page.text and html.unescape(page.text).count(rebound.get("/", headers={"accept-language": lang}).json()["error"]) == 1

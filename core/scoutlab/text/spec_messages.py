@@ -51,10 +51,14 @@ TEMPLATES: tuple[str, ...] = (
     N_("plugin {name} rejected its config {config}: {why}"),
     N_("plugin {name} takes no config, but the spec gives {config}"),
     N_("unknown end condition {name}"),
+    N_("plugin {name} offers the end condition {conditions}, but end_conditions does not list it, so the plugin never "
+       "ends a round; add it: end_conditions: [{enabled}]"),
     N_("no shipped variant named {name}"),
     N_("cannot extend the path {path} from a shipped variant; extend a shipped variant by name"),
     N_("cannot extend the path {path} from text with no base directory; extend a shipped variant by name"),
     N_("cannot extend {path}: it is a directory"),
+    N_("cannot extend {path}: it is {kind}, not a spec file, so it is not read"),
+    N_("cannot extend {path}: cannot read the file: {why}"),
     N_("cannot extend {path}: no such file {file}"),
     N_("the file is empty; a variant spec is a mapping of keys such as schema_version, name and players"),
     N_("a variant spec is a mapping of keys such as schema_version, name and players, not {got}"),
@@ -86,9 +90,8 @@ SUFFIXES: tuple[str, ...] = (
     N_(" (known: {names})"),
     N_(" (installed: {names})"),
     N_("; to use the file {name}.yaml beside this spec, write ./{name}.yaml"),
-    # Not yet in the catalogs (core/scoutlab/text/locale has its own editors): said in English after the translated sentence.
-    " (the value is inherited from {where}; {path}, set here, makes it wrong)",
-    "; the installed plugin {name} offers it: list it under plugins (plugins: [{names}])",
+    N_(" (the value is inherited from {where}; {path}, set here, makes it wrong)"),
+    N_("; the installed plugin {name} offers it: list it under plugins (plugins: [{names}])"),
 )
 
 # The kinds of value a problem names ("expected a whole number, got the string 'lots'").
@@ -109,16 +112,31 @@ PHRASES: tuple[str, ...] = (
     N_("card (written 'a/b', e.g. '9/10')"),
     N_("name (lowercase letters, digits, '-' and '_', starting with a letter)"),
     N_("key"),
+    N_("a variant name"),
+    N_("a path"),
+    # what a path named by extends is, when it is no file (its stat mode)
+    N_("a named pipe (FIFO)"),
+    N_("a socket"),
+    N_("a device"),
+    N_("not a regular file"),
+    # the system's reason a path named by extends cannot be looked at (its strerror)
+    N_("Too many levels of symbolic links"),
+    N_("File name too long"),
+    N_("Not a directory"),
+    N_("Permission denied"),
+    N_("Input/output error"),
     # why a file is not a spec at all
     N_("a spec is a mapping of keys such as schema_version, name and players, not {got}"),
     "{strangers} of its {count} top-level keys are not a spec's keys (run scoutlab validate on it to see them)",
     "{strangers} of its {count} top-level keys are not a spec's keys",
     N_("not valid YAML, and no line starts with a spec's key"),
     N_("none of its top-level keys is a spec's key (a spec has schema_version, name, players, deck and so on)"),
+    N_("a file named by extends must be a valid YAML mapping of a spec's keys only, with schema_version: 1 or an extends "
+       "of its own (run scoutlab validate on it to see why it is not)"),
     N_("the spec text"),
     N_("the spec file"),
 )
-_PHRASE_FIELDS = ("expected", "got", "what", "why")
+_PHRASE_FIELDS = ("expected", "got", "what", "why", "kind", "conditions")
 
 #: Counted templates: (singular, plural) as the catalogs' plural entry, and the field holding the count;
 #: the spec layer's English matches either form (TEMPLATES), and the count picks the translation's form.
@@ -156,6 +174,8 @@ def match_template(templates: tuple[str, ...], text: str) -> tuple[str, dict[str
 
 def _phrase(text: str, _: Gettext) -> str:
     """A kind of value ("a list", "the string 'x'", "a list or a mapping") in the player's language."""
+    if text in PHRASES:  # a whole phrase, before any template: one may hold " or " itself
+        return _(text)
     if " or " in text and text not in PHRASES and not text.startswith("the "):
         first, second = text.rsplit(" or ", 1)
         return _("{first} or {second}", first=_phrase(first, _), second=_phrase(second, _))

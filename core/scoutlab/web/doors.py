@@ -12,10 +12,15 @@ sending one header byte a minute would hold a connection for ever).
 
 from __future__ import annotations
 
+import contextlib
+import html
 import json
 from collections.abc import Callable, Iterable
+from http.cookies import CookieError, SimpleCookie
 from typing import Any
+from urllib.parse import parse_qs
 
+from scoutlab.text import i18n
 from scoutlab.web.guard import Message, Receive, Scope, Send
 
 #: Names a server on this machine is always reached by.
@@ -57,7 +62,7 @@ class Doors:
         if self.hosts is not None:
             header = next((value.decode("latin-1") for key, value in scope.get("headers", ()) if key == b"host"), "")
             if host_name(header) not in self.hosts:
-                await _refuse_host(send, sorted(self.hosts))
+                await _refuse_host(scope, send, sorted(self.hosts))
                 return
         head = scope["method"] == "HEAD"
         if head:
@@ -75,12 +80,37 @@ class Doors:
         await self.app(scope, receive, send_at_the_door)
 
 
-async def _refuse_host(send: Send, hosts: list[str]) -> None:
+def _language(scope: Scope) -> str:
+    """The refused request's language as the app chooses it: ?lang=, then the lang cookie, then Accept-Language."""
+    headers = {key: value.decode("latin-1") for key, value in scope.get("headers", ())}
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    cookies = SimpleCookie()
+    with contextlib.suppress(CookieError):
+        cookies.load(headers.get(b"cookie", ""))
+    chosen = (query.get("lang") or [""])[0] or (cookies["lang"].value if "lang" in cookies else "")
+    return i18n.normalize(chosen) if chosen else i18n.from_accept_language(headers.get(b"accept-language"))
+
+
+async def _refuse_host(scope: Scope, send: Send, hosts: list[str]) -> None:
+    """421 in the request's language: a page for a browser's navigation (it shows JSON escaped), JSON for the rest."""
+    lang = _language(scope)
     names = ", ".join(f"[{name}]" if ":" in name else name for name in hosts)
-    error = f"This server answers only to the host names it was given ({names}); start it with --allowed-host NAME to add one."
-    body = json.dumps({"error": error}).encode()
+    if i18n.is_rtl(lang):
+        names = "\u2066" + names + "\u2069"  # isolated: the host names keep their order in right-to-left text
+    _ = i18n.gettext_for(lang)
+    error = _("This server answers only to the host names it was given ({names}); start it with --allowed-host NAME to add one.",
+              names=names)
+    accept = next((value.decode("latin-1") for key, value in scope.get("headers", ()) if key == b"accept"), "")
+    if "text/html" in accept:
+        direction = "rtl" if i18n.is_rtl(lang) else "ltr"
+        body = (f'<!doctype html><html lang="{lang}" dir="{direction}"><meta charset="utf-8">'
+                f"<title>421</title><p>{html.escape(error)}</p></html>").encode()
+        kind = b"text/html; charset=utf-8"
+    else:
+        body = json.dumps({"error": error}, ensure_ascii=False).encode()
+        kind = b"application/json"
     await send({"type": "http.response.start", "status": 421, "headers": [
-        (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()), (b"cache-control", b"no-store"),
+        (b"content-type", kind), (b"content-length", str(len(body)).encode()), (b"cache-control", b"no-store"),
     ]})
     await send({"type": "http.response.body", "body": body})
 
