@@ -10,6 +10,7 @@ weights it wrote last, so each run is one more step of self-play.
 
     python scripts/train_skilled.py --players 5
     python scripts/train_skilled.py --players 2
+    python scripts/train_skilled.py --players 5 --against network --against skilled:weights=official   # a mix
     python scripts/train_skilled.py --players 3 --generations 1 --games 4 --check-games 4 --out /tmp/w.json   # CI
 
 On this shared 2-core machine one count took 2-4 minutes with the defaults (110 s at 4 players,
@@ -25,7 +26,7 @@ from pathlib import Path
 
 from scoutlab.bots import skilled
 from scoutlab.rules import load_rules
-from scoutlab.sim.tune import budget_for, tune
+from scoutlab.sim.tune import OPPONENT, budget_for, tune
 
 
 def save(path: Path, players: int, weights: dict[str, float], trained_by: str) -> None:
@@ -44,13 +45,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check-games", type=int)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int)
+    parser.add_argument("--against", action="append", metavar="BOT",
+                        help="play the candidates against this bot (repeatable: in turn; default skilled:weights=official)")
     parser.add_argument("--out", type=Path, default=Path(skilled.__file__).with_name(skilled.WEIGHTS_FILE),
                         help="weights file to write (default: the package's)")
     args = parser.parse_args(argv)
     budget = budget_for(False, args.generations, args.games, args.check_games)
     rules = load_rules(skilled.reference_variant(args.players))
     kept = tune(rules, args.players, budget, seed=args.seed, workers=args.workers,
-                report=lambda line: print(line, file=sys.stderr, flush=True))
+                report=lambda line: print(line, file=sys.stderr, flush=True), opponents=args.against or (OPPONENT,))
     command = "python scripts/train_skilled.py " + " ".join(argv if argv is not None else sys.argv[1:])
     save(args.out, args.players, kept.weights, f"{command}: {kept.method}; {kept.result}")
     print(f"{rules.name}, {args.players} players: {kept.result}")

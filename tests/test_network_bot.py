@@ -132,3 +132,38 @@ def test_a_tiny_training_run_writes_weights_that_load_and_play(tmp_path):
     rules = load_rules("official")
     state = play_game(rules, 4, [Checked(b) for b in make_bots([f"network:weights={out}"], rules, 4, 1)], 1)
     assert state.is_over
+
+
+def test_without_numpy_it_computes_the_same_scores_in_plain_python(monkeypatch):
+    rules = load_rules("official")
+    reader, (fast, _) = Reader(rules), load()
+    monkeypatch.setitem(sys.modules, "numpy", None)  # `import numpy` now fails, as where only the web extra is installed
+    plain, _ = load()
+    assert plain.arrays is None and fast.arrays is not None
+    state, bots = rules.new_game(5, 3), make_bots(["skilled"], rules, 5, 3)
+    for _ in range(60):
+        view = state.view(state.to_act)
+        context, _, rows = reader.read(view, 4)
+        assert plain.scores(context, rows) == pytest.approx(fast.scores(context, rows), abs=1e-9)
+        state.apply(bots[state.to_act].act(view))
+
+
+def test_a_tuning_plays_its_candidates_against_each_opponent_in_turn(monkeypatch):
+    from scoutlab.sim import tune
+
+    lineups = []
+
+    def record(names, rules, players, seed):
+        lineups.append(tuple(names))
+        return make_bots(["random"], rules, players, seed)
+
+    monkeypatch.setattr(tune, "make_bots", record)
+    doc = json.dumps(load_rules("official").spec.doc)
+    tune.play_share(doc, 3, "greedy", 1, 0, 12, ("network", "skilled"))
+    assert lineups[:6] == [("greedy", "network", "network"), ("network", "greedy", "network"),
+                           ("network", "network", "greedy"), ("greedy", "skilled", "skilled"),
+                           ("skilled", "greedy", "skilled"), ("skilled", "skilled", "greedy")]
+    assert lineups[6:] == lineups[:6]
+    lineups.clear()
+    tune.play_share(doc, 3, "greedy", 1, 0, 3)
+    assert {name for lineup in lineups for name in lineup} == {"greedy", tune.OPPONENT}

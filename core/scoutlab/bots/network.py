@@ -10,7 +10,8 @@ shipped file `network_weights.json` from the command recorded in it; docs/bots.m
 
 It is an opponent of another kind than the skilled bot, for an honest ladder: it learned
 from the search's choices, not from the skilled bot's weights, and reads the hand through
-features of its own. It needs numpy (the `sim` and `rl` extras).
+features of its own. With numpy (the `sim` and `rl` extras) it is fast; without, it computes the same scores in
+plain Python, slower.
 """
 
 from __future__ import annotations
@@ -29,8 +30,6 @@ from scoutlab.bots.network_features import CONTEXT, MOVE, Reader
 from scoutlab.bots.options import bot_options, positive
 
 if TYPE_CHECKING:
-    import numpy as np
-
     from scoutlab.engine.state import View
     from scoutlab.rules import Rules
 
@@ -46,32 +45,68 @@ DEFAULTS: dict[str, Any] = {
 
 class Network:
     """The perceptron: the context's and the move's parts of the first layer kept apart, so the context is
-    multiplied once per decision, not once per move."""
+    multiplied once per decision, not once per move. With numpy (the `sim` and `rl` extras) it scores all of a
+    decision's moves in a few array products; without it, in plain Python (about a hundred times slower, still
+    well within a second a decision: the browser may seat it where only the `web` extra is installed)."""
 
-    def __init__(self, layers: list[tuple[np.ndarray, np.ndarray]]):
+    def __init__(self, layers: list[tuple[list[list[float]], list[float]]]):
         self.layers = layers
-        first, bias = layers[0]
-        self.context_part, self.move_part, self.first_bias = first[: len(CONTEXT)], first[len(CONTEXT):], bias
+        try:
+            import numpy
+        except ImportError:  # plain Python: the same sums, in a fixed order
+            self.numpy: Any = None
+            self.arrays: list[tuple[Any, Any]] | None = None
+        else:
+            self.numpy = numpy
+            self.arrays = [(numpy.asarray(w, dtype=numpy.float64), numpy.asarray(b, dtype=numpy.float64)) for w, b in layers]
+        first = layers[0][0]
+        self.context_part, self.move_part = first[: len(CONTEXT)], first[len(CONTEXT):]
 
-    def scores(self, context: list[float], rows: list[list[float]]) -> np.ndarray:
-        import numpy as np
+    def __deepcopy__(self, memo: dict[int, Any]) -> Network:
+        return self  # never changed after it is made: copies of a bot share it
 
-        hidden = np.asarray(rows, dtype=np.float64) @ self.move_part
-        hidden += np.asarray(context, dtype=np.float64) @ self.context_part + self.first_bias
+    def __reduce__(self) -> tuple[type, tuple[list[tuple[list[list[float]], list[float]]]]]:
+        return Network, (self.layers,)  # pickled as its numbers (a module cannot be)
+
+    def scores(self, context: list[float], rows: list[list[float]]) -> list[float]:
+        """Each row's score."""
+        if self.arrays is None:
+            return self._plain_scores(context, rows)
+        np = self.numpy
+        weight, bias = self.arrays[0]
+        hidden = np.asarray(rows, dtype=np.float64) @ weight[len(CONTEXT):]
+        hidden += np.asarray(context, dtype=np.float64) @ weight[: len(CONTEXT)] + bias
         np.maximum(hidden, 0.0, out=hidden)
-        for weight, bias in self.layers[1:-1]:
+        for weight, bias in self.arrays[1:-1]:
             hidden = np.maximum(hidden @ weight + bias, 0.0)
-        weight, bias = self.layers[-1]
-        return (hidden @ weight + bias)[:, 0]
+        weight, bias = self.arrays[-1]
+        return (hidden @ weight + bias)[:, 0].tolist()
+
+    def _plain_scores(self, context: list[float], rows: list[list[float]]) -> list[float]:
+        shared = list(self.layers[0][1])
+        for x, line in zip(context, self.context_part):
+            if x:
+                shared = [s + x * w for s, w in zip(shared, line)]
+        scores = []
+        for row in rows:
+            hidden = shared
+            for x, line in zip(row, self.move_part):
+                if x:
+                    hidden = [h + x * w for h, w in zip(hidden, line)]
+            hidden = [h if h > 0.0 else 0.0 for h in hidden]
+            for weight, bias in self.layers[1:]:
+                out = list(bias)
+                for h, line in zip(hidden, weight):
+                    if h:
+                        out = [o + h * w for o, w in zip(out, line)]
+                hidden = out if weight is self.layers[-1][0] else [o if o > 0.0 else 0.0 for o in out]
+            scores.append(hidden[0])
+        return scores
 
 
 def load(path: str | Path | None = None) -> tuple[Network, dict[str, Any]]:
     """The network in a weights file (default: the shipped one) and the file's document; BotError in one line
     if the file is missing, not JSON, or not a network for these features."""
-    try:
-        import numpy as np
-    except ImportError:
-        raise BotError("bot 'network' needs numpy: pip install 'scoutlab[sim]'") from None
     where = "the shipped weights" if path is None else f"weights file {excerpt(str(path))}"
     try:
         text = (resources.files(__package__).joinpath(WEIGHTS_FILE) if path is None else Path(path)).read_text()
@@ -83,7 +118,7 @@ def load(path: str | Path | None = None) -> tuple[Network, dict[str, Any]]:
     problem = _problem(document)
     if problem:
         raise BotError(f"bot 'network': {where} {problem}")
-    layers = [(np.asarray(layer["weight"], dtype=np.float64), np.asarray(layer["bias"], dtype=np.float64))
+    layers = [([[float(x) for x in row] for row in layer["weight"]], [float(x) for x in layer["bias"]])
               for layer in document["layers"]]
     return Network(layers), document
 
@@ -129,7 +164,7 @@ class NetworkBot:
     def ranked(self, view: View) -> list[tuple[float, int]]:
         """(score, code) of every candidate move, best first; between equal scores, the lower code."""
         context, codes, rows = self.reader.read(view, self.options["sns_scouts"])
-        scores = self.network.scores(context, rows).tolist()
+        scores = self.network.scores(context, rows)
         return sorted(zip(scores, codes), key=lambda item: (-item[0], item[1]))
 
     def act(self, view: View) -> int:

@@ -103,13 +103,15 @@ def bot_name(weights: dict[str, float]) -> str:
     return "skilled:" + ",".join(f"{key}={value!r}" for key, value in weights.items())
 
 
-def play_share(doc: str, players: int, candidate: str, seed: int, first: int, count: int) -> float:
-    """Games first..first+count-1 of a run: `candidate` in one seat (rotating) against OPPONENT; its wins (ties split)."""
+def play_share(doc: str, players: int, candidate: str, seed: int, first: int, count: int,
+               opponents: tuple[str, ...] = (OPPONENT,)) -> float:
+    """Games first..first+count-1 of a run: `candidate` in one seat (rotating) against the others played by one of
+    `opponents` (the next after each full turn of the seat, so each meets every seat alike); its wins (ties split)."""
     rules = _rules(doc)
     share = 0.0
     for index in range(first, first + count):
         seat = index % players
-        names = [OPPONENT] * players
+        names = [opponents[index // players % len(opponents)]] * players
         names[seat] = candidate
         game = game_seed(seed, index)
         winners = play_game(rules, players, make_bots(names, rules, players, game), game).winners()
@@ -133,8 +135,10 @@ def start_weights(rules: Rules, players: int) -> dict[str, float]:
 
 
 def tune(rules: Rules, players: int, budget: Budget = Budget(), seed: int = 0, workers: int | None = None,
-         report: Callable[[str], None] = print) -> tuned.Tuned:
-    """Fit the weights for `rules` at `players` (see the module doc); returns what was kept, not yet saved."""
+         report: Callable[[str], None] = print, opponents: Sequence[str] = (OPPONENT,)) -> tuned.Tuned:
+    """Fit the weights for `rules` at `players` (see the module doc); returns what was kept, not yet saved.
+
+    `opponents`: the bots the candidates play against, in turn (by default the official game's weights alone)."""
     import cma  # the tuning's one dependency beyond the simulator's; imported when a tuning runs
 
     if players not in rules.players:
@@ -146,7 +150,7 @@ def tune(rules: Rules, players: int, budget: Budget = Budget(), seed: int = 0, w
     backend = make_backend("pool", workers or available_cores())
     try:
         def shares(candidates: list[dict[str, float]], games: int, run_seed: int) -> list[Share]:
-            tasks = [(doc, players, bot_name(c), run_seed, first, min(BATCH, games - first))
+            tasks = [(doc, players, bot_name(c), run_seed, first, min(BATCH, games - first), tuple(opponents))
                      for c in candidates for first in range(0, games, BATCH)]
             wins = list(backend.map_ordered(play_share, tasks, lambda: False))
             per = math.ceil(games / BATCH)
@@ -169,10 +173,11 @@ def tune(rules: Rules, players: int, budget: Budget = Budget(), seed: int = 0, w
     finally:
         backend.close()
     kept, kept_share = (mean, mean_share) if clearly_better(mean_share, start_share) else (start, start_share)
+    against = " or ".join(opponents)
     method = (f"CMA-ES (pycma), {budget.generations} generations of {budget.population} candidates, {budget.games} games "
-              f"each, one seat against {players - 1} {OPPONENT}, seats rotating, seed {seed}; "
+              f"each, one seat against {players - 1} {against}, seats rotating, seed {seed}; "
               f"{time.perf_counter() - began:.0f} s on {backend.workers} workers")
-    result = (f"{'tuned' if kept is mean else 'start kept'}: {kept_share.words(players)} against {OPPONENT}; "
+    result = (f"{'tuned' if kept is mean else 'start kept'}: {kept_share.words(players)} against {against}; "
               f"start {start_share.words(players)}, search's mean {mean_share.words(players)}")
     return tuned.Tuned(rules.name, players, tuned.play_digest(rules), kept, method, result)
 
