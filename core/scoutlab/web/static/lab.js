@@ -248,7 +248,7 @@
     }
     for (const chart of job.charts) {
       const figure = document.createElement("figure"), img = document.createElement("img"), caption = document.createElement("figcaption");
-      img.src = chart.url; img.alt = chart.title; img.loading = "lazy";
+      img.src = chart.url; img.alt = chart.title;
       const title = document.createElement("strong");
       title.textContent = chart.title;
       const note = document.createElement("span");

@@ -1,0 +1,192 @@
+"""The variant lab in Chromium, the whole path a designer takes, at 1366x768 and 390x844:
+
+open the lab (it starts from the official rules), change a knob in the form and see the YAML change,
+type a bad value and see `LINE: $.path: message`, start a long comparison, see its progress, reload
+mid-run and find it again, cancel it; run a small comparison, read its findings and charts, download
+its per-game data; click Play and land on a table playing the variant. At each step the page is
+measured (nothing wider than the window, no control clipped or on two lines, the header on one
+line) and checked by axe-core; the Arabic page is measured too (right to left).
+Screenshots: artifacts/screenshots/lab-*.png.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+from conftest import _free_port
+from driver import screenshot
+from seen import AXE, axe_violations, header_problems
+
+SIZES = [(1366, 768), (390, 844)]
+
+# Runs in the page: nothing wider than the window, no visible control or label clipped, no button on two lines.
+LAB_MEASURE = """() => {
+  const problems = [];
+  const vw = innerWidth;
+  const doc = document.documentElement;
+  if (doc.scrollWidth > vw) problems.push(`page is ${doc.scrollWidth}px wide in a ${vw}px window`);
+  const visible = (e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden'; };
+  const name = (e) => `${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''} "${(e.textContent || e.value || '').trim().slice(0, 30)}"`;
+  for (const e of document.querySelectorAll('#lab button, #lab select, #lab input, #lab label, #lab summary, #lab h1, #lab h2, #lab h3, #lab a, #lab progress, #lab textarea, #lab td')) {
+    if (!visible(e)) continue;
+    const r = e.getBoundingClientRect();
+    if (r.left < -1 || r.right > vw + 1) problems.push(`${name(e)} reaches out of the window: ${Math.round(r.left)} to ${Math.round(r.right)}`);
+    if (e.tagName !== 'TEXTAREA' && e.tagName !== 'TD' && e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX === 'visible' && e.clientWidth)
+      problems.push(`${name(e)} is clipped: ${e.scrollWidth}px of text in ${e.clientWidth}px`);
+    if (e.tagName === 'BUTTON' && !e.classList.contains('lab-line')) {
+      const range = document.createRange();
+      range.selectNodeContents(e);
+      const lines = new Set([...range.getClientRects()].filter((x) => x.width > 0).map((x) => Math.round(x.top)));
+      if (lines.size > 1) problems.push(`the button ${name(e)} is on ${lines.size} lines`);
+    }
+  }
+  for (const box of document.querySelectorAll('#lab .panel'))
+    if (box.scrollWidth > box.clientWidth + 1) problems.push(`${box.className} overflows sideways by ${box.scrollWidth - box.clientWidth}px`);
+  return problems;
+}"""
+
+
+@pytest.fixture(scope="module")
+def lab_server(tmp_path_factory):
+    """The app (with the lab) under uvicorn in a thread; yields its base URL."""
+    uvicorn = pytest.importorskip("uvicorn", reason="the web extra is not installed")
+    from scoutlab.web.app import create_app
+    from scoutlab.web.lab import make_router
+
+    app = create_app(str(tmp_path_factory.mktemp("lab") / "matches.sqlite3"), bot_delay_ms=40)
+    if not any(getattr(route, "path", "") == "/lab" for route in app.routes):
+        app.include_router(make_router())
+    running = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=_free_port(), log_level="warning"))
+    thread = threading.Thread(target=running.run, daemon=True)
+    thread.start()
+    deadline = time.time() + 20
+    while not running.started:
+        if time.time() > deadline:
+            pytest.fail("uvicorn did not start within 20 s")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{running.config.port}"
+    running.should_exit = True
+    thread.join(timeout=10)
+
+
+def look(page, name: str) -> None:
+    """Screenshot, then fail on anything wider than the window, clipped or wrapped, and on axe-core's serious findings."""
+    screenshot(page, name)
+    problems = page.evaluate(LAB_MEASURE)
+    page.evaluate("scrollTo(0, 0)")  # the header is measured where a reader finds it, at the top
+    problems += header_problems(page)
+    assert problems == [], name
+    if AXE.exists():
+        assert axe_violations(page) == [], name
+
+
+def status(page) -> str:
+    return page.locator("#lab-status").inner_text()
+
+
+def wait_valid(page) -> None:
+    page.wait_for_function("() => document.querySelector('#lab-status').classList.contains('good')", timeout=30_000)
+
+
+def context_for(browser, width: int, height: int):
+    phone = width < 700
+    return browser.new_context(viewport={"width": width, "height": height}, has_touch=phone, is_mobile=phone, accept_downloads=True)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_designer_writes_measures_and_plays_a_house_rule(lab_server, browser, size, tmp_path):
+    width, height = size
+    context = context_for(browser, width, height)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: "Content Security Policy" in message.text and errors.append(message.text))
+    page.set_default_timeout(30_000)
+    tag = f"lab-{width}"
+    page.goto(f"{lab_server}/?lang=en")
+    page.click("a[href='/lab']")  # the start page's link
+    page.wait_for_url("**/lab")
+    wait_valid(page)
+    assert "extends: official" in page.input_value("#lab-text")
+    assert page.locator("#lab-diff-none").is_visible()  # a fresh house rule changes nothing yet
+    look(page, f"{tag}-1-start")
+
+    # A knob changed in the form is written into the YAML and shows in the diff against the parent.
+    chips = page.locator("input[data-path='scoring.chip_received']")
+    chips.fill("2")
+    chips.press("Tab")
+    page.wait_for_function("() => document.querySelector('#lab-text').value.includes('chip_received: 2')")
+    page.wait_for_function("() => document.querySelector('#lab-diff tbody').textContent.includes('$.scoring.chip_received')")
+    assert page.locator("#lab-diff tbody tr").count() == 1
+    text = page.input_value("#lab-text")
+
+    # A bad value typed into the YAML: the problem as `scoutlab validate` words it, with its line.
+    line = text.split("\n").index(next(row for row in text.split("\n") if "chip_received" in row)) + 1
+    page.fill("#lab-text", text.replace("chip_received: 2", "chip_received: two"))
+    problem = page.locator("#lab-problems li").first
+    problem.wait_for()
+    assert problem.inner_text().startswith(f"{line}: $.scoring.chip_received: expected a whole number, got the string 'two'")
+    assert page.is_disabled("#lab-run-button")
+    look(page, f"{tag}-2-problem")
+    page.fill("#lab-text", text)
+    wait_valid(page)
+
+    # A long comparison: progress, a reload that finds it again, and a cancel that stops it.
+    page.fill("#lab-games", "2000")
+    page.click("#lab-run-button")
+    page.wait_for_function("() => /job=/.test(location.search) && document.querySelector('#lab-progress').value > 0", timeout=90_000)
+    job_id = page.evaluate("new URL(location.href).searchParams.get('job')")
+    assert page.locator("#lab-job-status").inner_text().startswith("Games played: ")
+    look(page, f"{tag}-3-running")
+    page.reload()
+    page.wait_for_function("() => document.querySelector('#lab-progress').value > 0 && !document.querySelector('#lab-cancel').hidden")
+    assert page.evaluate("new URL(location.href).searchParams.get('job')") == job_id
+    assert "chip_received: 2" in page.input_value("#lab-text")  # the run's own variant, back in the editor
+    page.click("#lab-cancel")
+    page.wait_for_function("() => document.querySelector('#lab-job-status').textContent.startsWith('Cancelled')")
+    assert page.request.get(f"{lab_server}/lab/api/jobs/{job_id}").json()["state"] == "cancelled"
+
+    # A small comparison to the end: findings with intervals, charts, and the per-game data to download.
+    page.fill("#lab-games", "8")
+    page.click("#lab-run-button")
+    page.wait_for_function("() => document.querySelector('#lab-job-status').textContent.startsWith('Finished')", timeout=120_000)
+    findings = page.locator("#lab-findings li").all_inner_texts()
+    assert any("[" in line and "my-official" in line for line in findings), findings
+    page.wait_for_function("() => [...document.querySelectorAll('#lab-charts img')].every((img) => img.complete && img.naturalWidth > 0)")
+    assert page.locator("#lab-charts img").count() >= 3
+    with page.expect_download() as caught:
+        page.click("#lab-files a[href$='games.csv']")
+    saved = tmp_path / f"games-{width}.csv"
+    caught.value.save_as(saved)
+    assert saved.read_text(encoding="utf-8").startswith("variant,spec,players,game,game_seed,kind,seat,bot,score,won")
+    look(page, f"{tag}-4-findings")
+
+    # One click: a table playing this variant against bots.
+    page.click("#lab-play-button")
+    page.wait_for_url("**/m/*")
+    page.wait_for_selector("#keep:not([hidden]), #show:not([hidden])")
+    token = page.url.rsplit("/", 1)[1]
+    rules = page.request.get(f"{lab_server}/m/{token}/rules?lang=en").text()
+    assert "my-official" in rules
+    screenshot(page, f"{tag}-5-table")
+    assert not errors, errors
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["ar", "fa", "el", "bg"])
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_lab_in_every_language_fits_and_reads_right_to_left_where_it_should(lab_server, browser, size, lang):
+    width, height = size
+    context = context_for(browser, width, height)
+    page = context.new_page()
+    page.goto(f"{lab_server}/lab?lang={lang}")
+    wait_valid(page)
+    assert page.get_attribute("html", "dir") == ("rtl" if lang in ("ar", "fa") else "ltr")
+    assert page.get_attribute("#lab-text", "dir") is None and page.evaluate("getComputedStyle(document.querySelector('.lab-editor')).direction") == "ltr"
+    page.fill("#lab-text", page.input_value("#lab-text") + "scoring: {chip_received: two}\n")
+    page.locator("#lab-problems li").first.wait_for()
+    assert page.locator("#lab-problems li").first.inner_text().startswith("5: $.scoring.chip_received: ")
+    look(page, f"lab-{lang}-{width}")
+    context.close()
