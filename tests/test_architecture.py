@@ -1,9 +1,11 @@
 """The package's layers, read from its own imports: no circle at any depth, no import that runs back up.
 
 Layers, bottom to top (docs/architecture.md): base < engine < host < spec < rules < text < the
-clients. A module may import its own layer and the ones below; type-only imports (under
-TYPE_CHECKING) do not count, since they never run. Function-level imports of the package are
-allowed only with a comment line saying why, right above them.
+clients. A module may import its own layer and the ones below, and that holds for type-only
+imports (under TYPE_CHECKING) too: a layer's types may not name what sits above it (the engine
+is typed against its own contract, engine/contract.py). The circle check reads the imports that
+run, since only those can fail at import time. Function-level imports of the package are allowed
+only with a comment line saying why, right above them.
 """
 
 from __future__ import annotations
@@ -39,13 +41,14 @@ def _type_checking_block(node: ast.AST) -> bool:
     return isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
 
 
-def runtime_imports(path: Path) -> list[tuple[str, ast.ImportFrom | ast.Import, bool]]:
-    """(imported module, node, inside a function) for each runtime import of a scoutlab module."""
+def runtime_imports(path: Path, type_only: bool = False) -> list[tuple[str, ast.ImportFrom | ast.Import, bool]]:
+    """(imported module, node, inside a function) for each runtime import of a scoutlab module, and with
+    `type_only` each import under TYPE_CHECKING too."""
     found: list[tuple[str, ast.ImportFrom | ast.Import, bool]] = []
 
     def visit(node: ast.AST, in_function: bool) -> None:
         for child in ast.iter_child_nodes(node):
-            if _type_checking_block(child):
+            if _type_checking_block(child) and not type_only:
                 continue
             inner = in_function or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef))
             if isinstance(child, ast.ImportFrom) and (child.module or "").startswith("scoutlab"):
@@ -61,6 +64,10 @@ def runtime_imports(path: Path) -> list[tuple[str, ast.ImportFrom | ast.Import, 
 
 
 GRAPH = {name: sorted({m for m, _, _ in runtime_imports(path) if m in MODULES} - {name}) for name, path in MODULES.items()}
+TYPED_GRAPH = {
+    name: sorted({m for m, _, _ in runtime_imports(path, type_only=True) if m in MODULES} - {name})
+    for name, path in MODULES.items()
+}
 
 
 def cycles(graph: dict[str, list[str]]) -> list[list[str]]:
@@ -106,14 +113,33 @@ def test_the_circle_finder_finds_a_circle():
     assert cycles({"a": ["b"], "b": ["c"], "c": ["a"], "d": ["a"]}) == [["a", "b", "c"]]
 
 
-def test_no_import_runs_back_up_a_layer():
-    upward = [
+def upward_imports(graph: dict[str, list[str]]) -> list[str]:
+    return [
         f"{name} (layer {layer(name)}) imports {target} (layer {layer(target)})"
-        for name, targets in GRAPH.items()
+        for name, targets in graph.items()
         for target in targets
         if layer(target) > layer(name)
     ]
-    assert upward == []
+
+
+def test_no_import_runs_back_up_a_layer():
+    assert upward_imports(GRAPH) == []
+
+
+def test_no_type_only_import_reaches_up_a_layer():
+    # The front door names every public type for mypy (its TYPE_CHECKING re-exports): above every layer for types.
+    layered = {name: targets for name, targets in TYPED_GRAPH.items() if name != "scoutlab"}
+    assert upward_imports(layered) == []
+
+
+def test_type_only_imports_are_read(tmp_path):
+    # The check above would pass on a blind reader: an upward import under TYPE_CHECKING must be found.
+    module = tmp_path / "m.py"
+    module.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from scoutlab.rules import Rules\n")
+    assert [m for m, _, _ in runtime_imports(module)] == []
+    assert [m for m, _, _ in runtime_imports(module, type_only=True)] == ["scoutlab.rules"]
+    assert upward_imports({"scoutlab.engine.m": ["scoutlab.rules"]}) == [
+        "scoutlab.engine.m (layer 1) imports scoutlab.rules (layer 4)"]
 
 
 def test_every_function_level_import_says_why():

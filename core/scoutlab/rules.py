@@ -28,7 +28,12 @@ from scoutlab.spec.variant import Spec, load_spec
 
 
 class Rules:
-    """A spec compiled for play. Read-only after construction; one Rules serves many games."""
+    """A spec compiled for play. Read-only after construction; one Rules serves many games.
+
+    It is the engine's `CompiledRules` (engine/contract.py) and more (the spec, the plugin
+    manager, warnings): mypy checks every member of that contract here where `new_game`
+    hands `self` to a GameState.
+    """
 
     def __init__(self, spec: Spec):
         doc = spec.doc
@@ -169,13 +174,13 @@ class Rules:
     def starting_seat(self, players: int, round_index: int) -> int:
         return (self.first_starting_seat + round_index * self.rotate_start) % players
 
-    def new_game(self, players: int, seed: int) -> GameState:
+    def new_game(self, players: int, seed: int) -> GameState[Rules]:
         return GameState(self, players, seed)
 
     # -- plugin code the engine calls mid-action ---------------------------------------------
 
     @staticmethod
-    def adjuster_error(plugin: str, end: RoundEnd, state: GameState, exc: Exception | None, answer: object) -> HookError | None:
+    def adjuster_error(plugin: str, end: RoundEnd, state: object, exc: Exception | None, answer: object) -> HookError | None:
         """The error for a score adjuster that raised `exc`, or else answered `answer` (None: a fitting answer)."""
         arguments = {"state": state, "end": end}
         if exc is not None:
@@ -183,7 +188,7 @@ class Rules:
         return wrong_answer(plugin, "scoutlab_score_round", arguments, answer)
 
     @staticmethod
-    def observer_error(plugin: str, event: Event, state: GameState, exc: Exception | None, answer: object) -> HookError:
+    def observer_error(plugin: str, event: Event, state: object, exc: Exception | None, answer: object) -> HookError:
         """The error for an observer that raised `exc`, or else answered something other than None."""
         arguments = {"event": event, "state": state}
         if exc is not None:

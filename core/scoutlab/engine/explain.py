@@ -25,8 +25,9 @@ def english(message: str, **values: object) -> str:
 
 
 if TYPE_CHECKING:
-    from scoutlab.engine.state import GameState, RoundEnd
-    from scoutlab.rules import Rules
+    from scoutlab.base.values import RoundEnd
+    from scoutlab.engine.contract import CompiledRules
+    from scoutlab.engine.state import GameState
 
 
 def describe_show(values: Sequence[int], kind: str | None, _: Gettext | None = None) -> str:
@@ -43,7 +44,7 @@ def describe_show(values: Sequence[int], kind: str | None, _: Gettext | None = N
     return f"{kind} {numbers}" if kind else numbers  # a kind only a plugin knows goes by the plugin's own word
 
 
-def end_reason(end: RoundEnd, rules: Rules, _: Gettext | None = None, names: Sequence[str] | None = None) -> str:
+def end_reason(end: RoundEnd, rules: CompiledRules, _: Gettext | None = None, names: Sequence[str] | None = None) -> str:
     """Why a round ended, as a sentence that says who: "P2 emptied their hand with a show."
 
     `names` are the seats' names as the screen shows them (P1, P2, ... without them).

@@ -8,7 +8,7 @@ for the seat to act; `view(seat)` is everything that seat may know (docs/rules.m
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from scoutlab.base.errors import HookError, IllegalAction, NotationError
 from scoutlab.base.values import Move, RoundEnd, RoundFacts, View
@@ -20,13 +20,17 @@ from scoutlab.engine.native import turns
 from scoutlab.engine.turns import FIELDS, FLIPPING, NO_LEGAL_ACTION, OVER, PLAYING, TURN_CAP
 
 if TYPE_CHECKING:
+    from scoutlab.engine.contract import CompiledRules
     from scoutlab.engine.turns import Table
-    from scoutlab.rules import Rules
 else:
     Table = turns.Table  # the compiled build's class where it is installed (native.py), else the source's
 
+# The rules a game was made with, as their own type: `Rules.new_game` makes a GameState[Rules], whose `rules`
+# a client reads in full (spec, name, ...), while the engine reads only the contract.
+R = TypeVar("R", bound="CompiledRules")
 
-class GameState(Table):
+
+class GameState(Table, Generic[R]):
     """One game of a compiled variant for a number of players, from a seed.
 
     The play itself (dealing, legal actions, apply, round ends, scoring) is `turns.Table`,
@@ -34,7 +38,9 @@ class GameState(Table):
     undo guard, the notation, views, facts and explanations.
     """
 
-    def __init__(self, rules: Rules, players: int, seed: int):
+    rules: R
+
+    def __init__(self, rules: R, players: int, seed: int) -> None:
         if players not in rules.players:
             allowed = ", ".join(map(str, rules.players))
             raise ValueError(f"variant {rules.name!r} is for {allowed} players, not {players}")
@@ -115,7 +121,7 @@ class GameState(Table):
             del saved[key][length:]
         self._become(saved)
 
-    def clone(self) -> GameState:
+    def clone(self) -> GameState[R]:
         """A copy to play on: every list that play changes is its own, the rest (rules, random stream) shared."""
         twin = type(self).__new__(type(self))
         twin.__dict__.update(vars(self))
@@ -180,7 +186,7 @@ class GameState(Table):
         """Tell the observers (see `turns._observe`)."""
         turns._observe(self, event)
 
-    def _observer_error(self, plugin: str, event: Event, exc: BaseException | None, answer: object) -> BaseException:
+    def _observer_error(self, plugin: str, event: Event, exc: Exception | None, answer: object) -> BaseException:
         if isinstance(exc, HookError):
             return exc  # already names its plugin (e.g. a game played inside an observer)
         # The plugin host words the error; the rules carry it here, so the engine needs no host import.

@@ -20,7 +20,7 @@ import random
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from types import MappingProxyType
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -38,6 +38,9 @@ from scoutlab.engine.legal import (
     append_trie_shows,
     play_codes,
 )
+
+if TYPE_CHECKING:  # the contract is a Protocol: to the compiled build an object whose attributes it looks up
+    from scoutlab.engine.contract import CompiledRules
 
 FLIPPING: Final = "flip"
 PLAYING: Final = "play"
@@ -158,8 +161,8 @@ def game_event(kind: str, round: int, **data: Any) -> Event:
 class Table:
     """A game's cards, chips and turn, and the loop that plays them (see the module docstring)."""
 
-    # The rules, read once per game from the compiled Rules (`_knobs`).
-    rules: Any
+    # The rules, read once per game from the compiled rules (`_knobs`).
+    rules: CompiledRules
     players: int
     layout: Layout
     guarded: bool  # plugin code runs mid-action: apply goes through GameState's undo guard
@@ -214,7 +217,7 @@ class Table:
     _legal: list[int] | None
     _replayable: bool  # the seed and the history rebuild this state (how an action plugin code broke is undone)
 
-    def _knobs(self, rules: Any, players: int) -> None:
+    def _knobs(self, rules: CompiledRules, players: int) -> None:
         """Copy what the loop asks of the rules into plain fields, once per game."""
         self.rules = rules
         self.players = players
@@ -318,7 +321,7 @@ class Table:
         """Make this state again what it was before the action that raised `exc` (its first `done` actions)."""
         raise NotImplementedError
 
-    def _observer_error(self, plugin: str, event: Any, exc: BaseException | None, answer: Any) -> BaseException:
+    def _observer_error(self, plugin: str, event: Any, exc: Exception | None, answer: Any) -> BaseException:
         """The error to raise for an observer that raised `exc`, or else answered something other than None."""
         raise NotImplementedError
 
