@@ -26,7 +26,6 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.templating import Jinja2Templates
 
 from scoutlab.rules import Rules, load_rules
-from scoutlab.spec.variant import MAX_SPEC_BYTES
 from scoutlab.text import i18n
 from scoutlab.text.i18n import N_, Gettext
 from scoutlab.text.variant_text import shipped_listing, title as variant_title
@@ -46,6 +45,7 @@ from scoutlab.web.lab_jobs import (
 from scoutlab.web.lab_spec import (
     BUILTIN_END_CONDITIONS,
     KNOBS,
+    MAX_SPEC_BYTES,
     ROUNDS_HIGH,
     SWEEPABLE,
     KnobRefused,
@@ -184,7 +184,10 @@ def make_router(jobs: Jobs | None = None) -> APIRouter:
                     if not isinstance(change, dict) or not isinstance(change.get("path"), str):
                         return error(400, _("set must be a JSON object with a path and a value."))
                     text = set_knob(text, change["path"], change.get("value"))
-                return JSONResponse(checked(text, _))
+                answer = checked(text, _)
+                if start is None and change is None:
+                    del answer["text"]  # the page has it: a text is sent back only when the lab wrote it
+                return JSONResponse(answer)
             except KnobRefused as exc:
                 return error(422, _(exc.message, **exc.fields))
             except TooDeep:

@@ -20,10 +20,12 @@ from scoutlab.base.errors import Problem, SpecWarning
 from scoutlab.host.manager import available_plugins
 from scoutlab.rules import Rules
 from scoutlab.spec.diff import diff_specs, show_value
-from scoutlab.spec.variant import MAX_SPEC_BYTES, SpecError, load_spec, load_spec_text, shipped_variants
+from scoutlab.spec.variant import SpecError, load_spec, load_spec_text, shipped_variants
 from scoutlab.text.i18n import N_, Gettext
 from scoutlab.text.spec_messages import translate_message
 
+#: Bytes of YAML the lab reads: as the start page's Advanced box (the spec layer itself reads up to 1 MB).
+MAX_SPEC_BYTES = 64 * 1024
 #: The file name problems in the user's text carry (left out of what the page shows).
 FILENAME = "variant.yaml"
 #: The engine's own end conditions, always offered by the form.

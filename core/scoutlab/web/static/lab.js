@@ -52,7 +52,7 @@
     if (mine !== asked) return;  // a later check is on its way: this answer is stale
     if (!answer.ok) { showProblems([answer.data.error || words.offline], []); return; }
     const data = answer.data;
-    if (data.text !== text.value && (body.set || body.start)) {
+    if (typeof data.text === "string" && data.text !== text.value) {
       text.value = data.text;
       sessionStorage.setItem(DRAFT, text.value);
       numberLines();
