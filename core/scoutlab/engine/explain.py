@@ -76,25 +76,25 @@ def end_reason(end: RoundEnd, rules: CompiledRules, _: Gettext | None = None, na
     return text[:1].upper() + text[1:]
 
 
-def why_illegal(state: GameState, code: int, _: Gettext | None = None) -> str:
+def why_illegal(state: GameState[CompiledRules], code: int, _: Gettext | None = None) -> str:
     """Why the seat to act may not play `code`, the move quoted in front: what `state.explain` says."""
     move, sentence = _refusal(state, code, _ or english)
     return f"{move!r}: {sentence}" if move else sentence
 
 
-def reason(state: GameState, code: int, _: Gettext | None = None) -> str:
+def reason(state: GameState[CompiledRules], code: int, _: Gettext | None = None) -> str:
     """The rule `code` breaks as a sentence of its own, without the move in front: `A single 9 is ...`."""
     _move, sentence = _refusal(state, code, _ or english)
     return sentence[:1].upper() + sentence[1:] + "."
 
 
-def why_illegal_action(state: GameState, action: Action, _: Gettext | None = None) -> str:
+def why_illegal_action(state: GameState[CompiledRules], action: Action, _: Gettext | None = None) -> str:
     """`why_illegal` for a parsed action, also one no code stands for (`show 99`: no hand is that long)."""
     move, sentence = _refusal_of(state, action, _ or english)
     return f"{move!r}: {sentence}" if move else sentence
 
 
-def _refusal(state: GameState, code: int, _: Gettext) -> tuple[str | None, str]:
+def _refusal(state: GameState[CompiledRules], code: int, _: Gettext) -> tuple[str | None, str]:
     """(the move in notation, the rule it breaks); no move where the sentence names it itself or needs none."""
     if state.is_over:
         return None, _("the game is over")
@@ -105,7 +105,7 @@ def _refusal(state: GameState, code: int, _: Gettext) -> tuple[str | None, str]:
     return _refusal_of(state, action, _)
 
 
-def _refusal_of(state: GameState, action: Action, _: Gettext) -> tuple[str | None, str]:
+def _refusal_of(state: GameState[CompiledRules], action: Action, _: Gettext) -> tuple[str | None, str]:
     if state.is_over:
         return None, _("the game is over")
     move = format_action(action)
@@ -124,7 +124,7 @@ def _refusal_of(state: GameState, action: Action, _: Gettext) -> tuple[str | Non
     return (move, sentence) if sentence else (None, _("{move} is not legal here", move=repr(move)))
 
 
-def _why_scout_and_show(state: GameState, seat: int, hand: list[int], active: list[int],
+def _why_scout_and_show(state: GameState[CompiledRules], seat: int, hand: list[int], active: list[int],
                         action: Scout | ScoutShow, _: Gettext) -> str | None:
     scout = action.scout if isinstance(action, ScoutShow) else action
     sentence = _why_scout(state, seat, hand, scout, _)
@@ -143,7 +143,7 @@ def _why_scout_and_show(state: GameState, seat: int, hand: list[int], active: li
     return _why_show(state, hand, action.show, active, True, _)
 
 
-def _why_scout(state: GameState, seat: int, hand: list[int], scout: Scout, _: Gettext) -> str | None:
+def _why_scout(state: GameState[CompiledRules], seat: int, hand: list[int], scout: Scout, _: Gettext) -> str | None:
     if not state.active:
         return _("there is no active set to scout from")
     if state.active_owner == seat:
@@ -157,7 +157,7 @@ def _why_scout(state: GameState, seat: int, hand: list[int], scout: Scout, _: Ge
     return None
 
 
-def _why_show(state: GameState, hand: list[int], show: Show, active: list[int], after_scout: bool,
+def _why_show(state: GameState[CompiledRules], hand: list[int], show: Show, active: list[int], after_scout: bool,
               _: Gettext) -> str | None:
     if show.start + show.length > len(hand):
         if after_scout:

@@ -27,7 +27,7 @@ else:
 
 # The rules a game was made with, as their own type: `Rules.new_game` makes a GameState[Rules], whose `rules`
 # a client reads in full (spec, name, ...), while the engine reads only the contract.
-R = TypeVar("R", bound="CompiledRules")
+R = TypeVar("R", bound="CompiledRules", covariant=True)
 
 
 class GameState(Table, Generic[R]):
@@ -90,7 +90,7 @@ class GameState(Table, Generic[R]):
     _GROWING = ("history", "deals", "round_ends")
     _REBOUND = ("_legal", "pool", "set_aside", "removed")
 
-    def _snapshot(self) -> tuple[dict, tuple[int, ...]]:
+    def _snapshot(self) -> tuple[dict[str, Any], tuple[int, ...]]:
         """What `_restore` needs to undo `_apply`: the fields, and the lengths of the growing lists.
 
         Not the rng: it is drawn only to deal a new round, the last step of an action, after
@@ -115,7 +115,7 @@ class GameState(Table, Generic[R]):
             again._apply(code)
         self._become(again.fields())
 
-    def _restore(self, snapshot: tuple[dict, tuple[int, ...]]) -> None:
+    def _restore(self, snapshot: tuple[dict[str, Any], tuple[int, ...]]) -> None:
         saved, lengths = snapshot
         for key, length in zip(self._GROWING, lengths):
             del saved[key][length:]
@@ -201,7 +201,8 @@ class GameState(Table, Generic[R]):
         Counted from the history, continuing from the last answer: asking after every action
         (as an end condition does) costs one step each time, not a rescan of the round.
         """
-        counted, facts = getattr(self, "_facts", (self.round_start, None))
+        cached: tuple[int, RoundFacts | None] = getattr(self, "_facts", (self.round_start, None))
+        counted, facts = cached
         # Start the count again for a new round, or where an undone action shortened the history.
         if facts is None or facts.round != self.round or not self.round_start <= counted <= len(self.history):
             counted, facts = self.round_start, None

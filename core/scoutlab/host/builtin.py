@@ -8,8 +8,15 @@ keys of `legal.py` instead of calling the hooks at all.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from scoutlab.base.values import EndCondition, ShowInfo
 from scoutlab.engine.shows import builtin_key, builtin_kind
-from scoutlab.host.hookspecs import EndCondition, ShowInfo, hookimpl
+from scoutlab.host.hookspecs import hookimpl
+
+if TYPE_CHECKING:
+    from scoutlab.engine.contract import CompiledRules
+    from scoutlab.engine.state import GameState
 
 
 @hookimpl(trylast=True)
@@ -25,17 +32,17 @@ def scoutlab_show_beats(show: ShowInfo, active: ShowInfo) -> bool:
     return mine > theirs
 
 
-def hand_emptied(state) -> bool:
+def hand_emptied(state: GameState[CompiledRules]) -> bool:
     """(i) A show emptied the hand of the player who made it."""
     return state.last_kind != "scout" and not state.hands[state.last_seat]
 
 
-def everyone_scouted(state) -> bool:
+def everyone_scouted(state: GameState[CompiledRules]) -> bool:
     """(ii) Every other player only scouted, so the turn comes back to the owner of the last show."""
     return state.last_kind == "scout" and state.to_act == state.last_shower
 
 
-def opponent_stuck(state) -> bool:
+def opponent_stuck(state: GameState[CompiledRules]) -> bool:
     """(ii, two players) The player to act can neither show nor scout: after a show, or on the
     extra turn after a scout (docs/rules.md §7), where the owner of the active set is the last shower."""
     return not state.legal_actions()

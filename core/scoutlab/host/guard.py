@@ -20,37 +20,37 @@ from scoutlab.base.values import EndCondition, RoundEnd
 TRUSTED = "builtin"
 
 
-def _kind_string(value: Any, kwargs: dict) -> str | None:
+def _kind_string(value: Any, kwargs: dict[str, Any]) -> str | None:
     return None if isinstance(value, str) else "expected a kind string such as 'set', 'run' or 'invalid'"
 
 
-def _boolean(value: Any, kwargs: dict) -> str | None:
+def _boolean(value: Any, kwargs: dict[str, Any]) -> str | None:
     return None if isinstance(value, bool) else "expected True or False"
 
 
-def _score_adjustments(value: Any, kwargs: dict) -> str | None:
+def _score_adjustments(value: Any, kwargs: dict[str, Any]) -> str | None:
     players = kwargs["state"].players
     ints = isinstance(value, (list, tuple)) and all(type(x) is int for x in value)
     return None if ints and len(value) == players else f"expected a list of {players} ints, one per seat"
 
 
-def _end_conditions(value: Any, kwargs: dict) -> str | None:
+def _end_conditions(value: Any, kwargs: dict[str, Any]) -> str | None:
     ok = isinstance(value, dict) and all(
         isinstance(name, str) and isinstance(c, EndCondition) and callable(c.check) for name, c in value.items()
     )
     return None if ok else "expected a dict of name -> EndCondition(check, exempts_last_show_owner, description)"
 
 
-def _bot_factories(value: Any, kwargs: dict) -> str | None:
+def _bot_factories(value: Any, kwargs: dict[str, Any]) -> str | None:
     ok = isinstance(value, dict) and all(isinstance(n, str) and callable(f) for n, f in value.items())
     return None if ok else "expected a dict of bot name -> factory(rules, rng, options)"
 
 
-def _nothing(value: Any, kwargs: dict) -> str | None:
+def _nothing(value: Any, kwargs: dict[str, Any]) -> str | None:
     return "expected None: observers return nothing"
 
 
-CHECKS: dict[str, Callable[[Any, dict], str | None]] = {
+CHECKS: dict[str, Callable[[Any, dict[str, Any]], str | None]] = {
     "scoutlab_classify_show": _kind_string,
     "scoutlab_show_beats": _boolean,
     "scoutlab_end_conditions": _end_conditions,
@@ -93,7 +93,7 @@ def guard(pm: pluggy.PluginManager) -> pluggy.PluginManager:
     return pm
 
 
-def _guarded(plugin: str, hook: str, argnames: tuple[str, ...], function: Callable) -> Callable:
+def _guarded(plugin: str, hook: str, argnames: tuple[str, ...], function: Callable[..., Any]) -> Callable[..., Any]:
     def call(*args: Any) -> Any:
         result = call_checked(plugin, hook, function, argnames, dict(zip(argnames, args)))
         if hook == "scoutlab_end_conditions" and result is not None:
@@ -105,7 +105,7 @@ def _guarded(plugin: str, hook: str, argnames: tuple[str, ...], function: Callab
     return call
 
 
-def call_checked(plugin: str, hook: str, function: Callable, argnames: tuple[str, ...], arguments: dict[str, Any]) -> Any:
+def call_checked(plugin: str, hook: str, function: Callable[..., Any], argnames: tuple[str, ...], arguments: dict[str, Any]) -> Any:
     """Call an unwrapped hook implementation as pluggy would, with the checks of `guard`."""
     try:
         result = function(*map(arguments.__getitem__, argnames))

@@ -13,6 +13,7 @@ import pluggy
 from scoutlab.base.values import EndCondition, RoundEnd, ShowInfo
 
 if TYPE_CHECKING:
+    from scoutlab.engine.contract import CompiledRules
     from scoutlab.engine.events import Event
     from scoutlab.engine.state import GameState
 
@@ -51,7 +52,7 @@ def scoutlab_end_conditions() -> dict[str, EndCondition]:
 
 
 @hookspec
-def scoutlab_score_round(state: GameState, end: RoundEnd) -> list[int] | None:
+def scoutlab_score_round(state: GameState[CompiledRules], end: RoundEnd) -> list[int] | None:
     """Return points to add to each seat's round score (one int per seat), or None.
 
     Called once when a round ends, after the spec's own scoring; every plugin's
@@ -60,7 +61,7 @@ def scoutlab_score_round(state: GameState, end: RoundEnd) -> list[int] | None:
 
 
 @hookspec
-def scoutlab_game_event(event: Event, state: GameState) -> None:
+def scoutlab_game_event(event: Event, state: GameState[CompiledRules]) -> None:
     """Observe the game: called after every action, round end and game end. Return nothing.
 
     Called only when some plugin implements it, so observers cost nothing otherwise.

@@ -74,7 +74,7 @@ def switched_off(name: str) -> str | None:
     return None
 
 
-def plugin_ref(item: str | dict) -> tuple[str, dict[str, Any]]:
+def plugin_ref(item: str | dict[str, Any]) -> tuple[str, dict[str, Any]]:
     """A spec's plugin entry (a name, or {name, config}) as (name, config)."""
     if isinstance(item, str):
         return item, {}
@@ -110,7 +110,7 @@ def load_plugin(name: str, config: dict[str, Any]) -> object:
     return obj
 
 
-def make_manager(plugins: list[str | dict]) -> pluggy.PluginManager:
+def make_manager(plugins: list[str | dict[str, Any]]) -> pluggy.PluginManager:
     """A plugin manager with the built-in rules and the spec's plugins, in the spec's order."""
     pm = pluggy.PluginManager(GROUP)
     pm.add_hookspecs(hookspecs)

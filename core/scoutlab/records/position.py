@@ -27,7 +27,7 @@ import jsonschema
 from scoutlab.base.limits import MAX_POSITION_BYTES, InputTooLarge, check_size, excerpt, read_capped
 from scoutlab.engine.cards import format_hand, identity, parse_card, top
 from scoutlab.rules import load_rules
-from scoutlab.spec import source as yamlsrc
+from scoutlab.spec import schema_words, source as yamlsrc
 from scoutlab.spec.source import JsonPath, render_path
 from scoutlab.spec.variant import Problem, SpecError
 
@@ -175,22 +175,16 @@ def _schema_text() -> str:
     return resources.files("scoutlab.schemas").joinpath("position.schema.json").read_text(encoding="utf-8")
 
 
-# JSON Schema calls 3.0 an integer; a turn of 3.0 would break the engine's arithmetic.
-_STRICT_TYPES = jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
-    "integer", lambda _checker, value: isinstance(value, int) and not isinstance(value, bool)
-)
-_Validator = jsonschema.validators.extend(jsonschema.Draft202012Validator, type_checker=_STRICT_TYPES)
-
-
 @functools.cache
 def _validator() -> jsonschema.protocols.Validator:
-    return _Validator(position_schema())
+    return schema_words.validator(position_schema())
 
 
 def _schema_findings(data: dict[str, Any]) -> list[tuple[JsonPath, str]]:
+    """Every schema violation in the shared wording (spec/schema_words.py), with a position's own sentences."""
     findings = []
     for error in _validator().iter_errors(data):
-        findings.extend(_explain(error))
+        findings.extend(schema_words.explain(error, _own_words))
     return sorted(set(findings), key=lambda f: (render_path(f[0]), f[1]))
 
 
@@ -198,45 +192,34 @@ def _title(error: jsonschema.ValidationError) -> str | None:
     return error.schema.get("title") if isinstance(error.schema, dict) else None
 
 
-def _explain(error: jsonschema.ValidationError) -> list[tuple[JsonPath, str]]:
-    """A schema violation in a person's words, at the most precise path."""
-    path = tuple(error.absolute_path)
+def _own_words(error: jsonschema.ValidationError, path: JsonPath) -> list[tuple[JsonPath, str]] | None:
+    """What only a position says (seats, cards, its schema_version, its hands); None leaves the rest to the shared words."""
     # jsonschema types these loosely (a schema may be a bool); here they are the keyword's own values.
     kind: Any = error.validator
     expected: Any = error.validator_value
     value: Any = error.instance
     schema: Any = error.schema
-    if kind == "additionalProperties":
-        allowed = list(schema.get("properties", {}))
-        return [(path + (key,), _unknown_key(key, allowed)) for key in value if key not in allowed]
     if kind == "oneOf":
         # Neither form fits: the form of the right type says what is wrong, else name both forms.
-        near = [e for e in error.context if e.validator != "type"]
+        near = [e for e in error.context or () if e.validator != "type"]
         if near:
-            return _explain(near[0])
+            return schema_words.explain(near[0], _own_words)
         forms = " or ".join(
             "a seat number (P1 is 1)" if _title(e) == "seat" else _A_FORM.get(str(e.validator_value), str(e.validator_value))
-            for e in error.context
+            for e in error.context or ()
         )
-        return [(path, f"expected {forms}, got {excerpt(value)}")]
+        return [(path, f"expected {forms}, got {schema_words.describe(value)}")]
     if kind == "pattern":
         return [(path, f"{excerpt(value)} is not a {schema.get('title', 'valid value')}")]
-    if kind == "type":
-        wanted = " or ".join(_A_TYPE.get(t, t) for t in ([expected] if isinstance(expected, str) else expected))
-        return [(path, f"expected {wanted}, got {excerpt(value)}")]
-    if kind == "minimum":
-        what = "seats count from 1 (P1 is 1)" if schema.get("title") == "seat" else f"must be at least {expected}"
-        return [(path, f"{excerpt(value)}: {what}")]
-    if kind == "enum":
-        return [(path, f"{excerpt(value)} is not one of {', '.join(map(repr, expected))}")]
+    if kind == "minimum" and schema.get("title") == "seat":
+        return [(path, f"{excerpt(value)}: seats count from 1 (P1 is 1)")]
     if kind == "const":
         return [(path, f"this scoutlab reads position schema_version {expected}, not {excerpt(value)}")]
     if kind == "minItems":
         return [(path, f"needs at least {expected} entries (one per seat)")]
     if kind == "required":
         return [(path, "missing `hands`: every position lists each seat's hand")]
-    message = error.message  # jsonschema quotes the whole value: keep the start
-    return [(path, message if len(message) <= 200 else message[:200] + "...")]
+    return None
 
 
 def _word(word: str) -> str:
@@ -244,15 +227,7 @@ def _word(word: str) -> str:
     return word if len(word) <= 40 else excerpt(word)
 
 
-_A_TYPE = {"integer": "a whole number", "string": "a string", "array": "a list", "object": "a mapping", "null": "null"}
 _A_FORM = {"integer": "a whole number", "string": "cards (top/bottom)", "null": "null"}
-
-
-def _unknown_key(key: str, allowed: list[str]) -> str:
-    import difflib
-
-    close = difflib.get_close_matches(key, allowed, n=1)
-    return f"unknown key {excerpt(key)}" + (f"; did you mean {close[0]!r}?" if close else f" (known: {', '.join(allowed)})")
 
 
 def _with_defaults(data: dict[str, Any]) -> dict[str, Any]:

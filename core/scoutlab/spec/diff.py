@@ -72,7 +72,7 @@ def diff_specs(a: Spec, b: Spec) -> list[Difference]:
     return diff_docs(a.doc, b.doc)
 
 
-def _walk(a: Any, b: Any, path: tuple, found: list[Difference]) -> None:
+def _walk(a: Any, b: Any, path: tuple[str | int, ...], found: list[Difference]) -> None:
     rendered = render_path(path)
     if isinstance(a, dict) and isinstance(b, dict) and not any(_matches(rendered, p) for p in WHOLE):
         for key in list(a) + [k for k in b if k not in a]:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import contextlib
 import copy
-import difflib
 import functools
 import json
 import os
@@ -49,7 +48,7 @@ from scoutlab.base.limits import (
     read_capped,
 )
 from scoutlab.host import manager as plugin_host
-from scoutlab.spec import source as yamlsrc
+from scoutlab.spec import schema_words, source as yamlsrc
 from scoutlab.spec.source import JsonPath, parse_path, render_path
 
 __all__ = [
@@ -197,107 +196,24 @@ def _registry() -> referencing.Registry:
     return referencing.Registry().with_resources(resources_).crawl()
 
 
-# JSON Schema calls 3.0 an integer; a hand of 11.0 cards would break `range()` downstream.
-_STRICT_TYPES = jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
-    "integer", lambda _checker, value: isinstance(value, int) and not isinstance(value, bool)
-)
-_Validator = jsonschema.validators.extend(jsonschema.Draft202012Validator, type_checker=_STRICT_TYPES)
-
-
 @functools.cache
 def _validator() -> jsonschema.protocols.Validator:
-    return _Validator(_registry().contents(VARIANT_SCHEMA_ID), registry=_registry())
+    return schema_words.validator(_registry().contents(VARIANT_SCHEMA_ID), _registry())
 
 
 def _schema_findings(doc: dict[str, Any]) -> list[tuple[JsonPath, str]]:
-    """Every schema violation, reworded for a person and pinned to the most precise path."""
+    """Every schema violation, reworded for a person and pinned to the most precise path (spec/schema_words.py)."""
     findings = []
     for error in _validator().iter_errors(doc):
-        findings.extend(_explain(error))
+        findings.extend(schema_words.explain(error, _own_words))
     return findings
 
 
-_A_TYPE = {
-    "object": "a mapping",
-    "array": "a list",
-    "string": "a string",
-    "integer": "a whole number",
-    "number": "a number",
-    "boolean": "true or false",
-    "null": "null",
-}
-
-
-def _explain(error: jsonschema.ValidationError) -> list[tuple[JsonPath, str]]:
-    path = tuple(error.absolute_path)
-    # jsonschema types these loosely (a schema may be a bool); here they are the keyword's own values.
-    kind: Any = error.validator
-    expected: Any = error.validator_value
-    value: Any = error.instance
-    schema: Any = error.schema
-    if "propertyNames" in error.absolute_schema_path:  # jsonschema reports a bad key at its mapping
-        title = schema.get("title", "key")
-        return [(path + (value,), f"{excerpt(value)} is not a valid {title}")]
-    if kind == "additionalProperties" and expected is False:
-        allowed = list(schema.get("properties", {}))
-        return [(path + (key,), _unknown_key(key, allowed)) for key in value if key not in allowed]
-    if kind == "required":  # one error per missing key: each names them all, and equal problems merge later
-        missing = [key for key in expected if key not in value]
-        return [(path, f"missing required key{'s' * (len(missing) > 1)} {', '.join(map(repr, missing))}")]
-    if kind == "type":
-        wanted = [expected] if isinstance(expected, str) else expected
-        return [(path, f"expected {' or '.join(_A_TYPE[t] for t in wanted)}, got {_describe(value)}")]
-    if kind == "oneOf" and "title" in schema:  # text in several languages: say what is wrong inside the mapping
-        inner = [found for sub in error.context if (sub.validator, tuple(sub.absolute_path)) != ("type", path) for found in _explain(sub)]
-        return inner or [(path, f"expected {schema['title']}, got {_describe(value)}")]
-    if kind == "const" and path == ("schema_version",):
-        return [(path, f"this scoutlab reads schema_version {SCHEMA_VERSION}; the spec says {excerpt(value)}")]
-    if kind in ("enum", "const"):
-        options = expected if kind == "enum" else [expected]
-        message = f"{excerpt(value)} is not one of {', '.join(map(repr, options))}" if kind == "enum" else f"expected {expected!r}, got {excerpt(value)}"
-        return [(path, message + _did_you_mean(value, options))]
-    if kind == "minimum":
-        return [(path, f"must be at least {expected}, got {excerpt(value)}")]
-    if kind == "maximum":
-        return [(path, f"must be at most {expected}, got {excerpt(value)}")]
-    if kind == "minItems":
-        return [(path, f"must list at least {expected} item{'s' * (expected != 1)}")]
-    if kind == "minLength":
-        return [(path, "must not be empty")]
-    if kind == "maxLength":
-        return [(path, f"must be at most {expected:,} characters, got {len(value):,}")]
-    if kind == "maxProperties":
-        return [(path, f"must have at most {expected} entries, got {len(value)}")]
-    if kind == "uniqueItems":
-        return [(path + (i,), f"{excerpt(item)} is listed twice") for i, item in enumerate(value) if item in value[:i]]
-    if kind == "pattern" and "title" in schema:
-        return [(path, f"{excerpt(value)} is not a valid {schema['title']}")]
-    message = error.message  # jsonschema quotes the whole value: keep the start
-    return [(path, message if len(message) <= 200 else message[:200] + "...")]
-
-
-def _describe(value: Any) -> str:
-    if isinstance(value, bool) or value is None:
-        return json.dumps(value)
-    if isinstance(value, str):
-        return f"the string {excerpt(value)}"
-    if isinstance(value, int) and value.bit_length() > 128:
-        return excerpt(value)  # "a 13,288-bit number": its digits would be an echo
-    if isinstance(value, (int, float)):
-        return f"the number {excerpt(value)}"
-    return _A_TYPE["object" if isinstance(value, dict) else "array"]
-
-
-def _unknown_key(key: str, allowed: list[str]) -> str:
-    hint = _did_you_mean(key, allowed)
-    return f"unknown key {excerpt(key)}" + (hint or f" (allowed here: {', '.join(allowed)})")
-
-
-def _did_you_mean(word: Any, choices: Iterable[Any]) -> str:
-    if not isinstance(word, str):
-        return ""
-    close = difflib.get_close_matches(word, [c for c in choices if isinstance(c, str)], n=1)
-    return f"; did you mean {close[0]!r}?" if close else ""
+def _own_words(error: jsonschema.ValidationError, path: JsonPath) -> list[tuple[JsonPath, str]] | None:
+    """What only a spec says: which schema_version this scoutlab reads."""
+    if error.validator == "const" and path == ("schema_version",):
+        return [(path, f"this scoutlab reads schema_version {SCHEMA_VERSION}; the spec says {excerpt(error.instance)}")]
+    return None
 
 
 def _fill_defaults(instance: Any, schema: Mapping[str, Any]) -> None:
@@ -396,13 +312,13 @@ def _semantic_findings(doc: dict[str, Any], bad: set[JsonPath]) -> list[_Finding
 _DECK = (("deck", "lowest"), ("deck", "highest"))
 
 
-def _check_deck(view: _View) -> Iterator[tuple]:
+def _check_deck(view: _View) -> Iterator[tuple[JsonPath, str] | _Finding]:
     lowest, highest = view.get("deck", "lowest"), view.get("deck", "highest")
     if highest <= lowest:
         yield ("deck", "highest"), f"must be greater than lowest ({lowest}): every card carries two different numbers", _DECK
 
 
-def _check_compiled_size(view: _View) -> Iterator[tuple]:
+def _check_compiled_size(view: _View) -> Iterator[tuple[JsonPath, str] | _Finding]:
     """The engine's action tables grow with the square of the deck: refuse a deck whose rules would not fit the budget."""
     lowest, highest = _deck_range(view)
     cards = (highest - lowest + 1) * (highest - lowest) // 2
@@ -424,7 +340,7 @@ def _deck_range(view: _View) -> tuple[int, int]:
     return lowest, highest
 
 
-def _check_player_counts(view: _View) -> Iterator[tuple]:
+def _check_player_counts(view: _View) -> Iterator[tuple[JsonPath, str] | _Finding]:
     """Maps by player count must match `players` both ways: no count without a hand size, no entry for a count nobody plays."""
     players = view.players()
     allowed = {str(n) for n in players}
@@ -440,7 +356,7 @@ def _check_player_counts(view: _View) -> Iterator[tuple]:
                 yield ("players", i), f"{n} players are allowed, but deal.hand_size has no entry for {n}"
 
 
-def _check_removed_cards(view: _View) -> Iterator[tuple]:
+def _check_removed_cards(view: _View) -> Iterator[tuple[JsonPath, str] | _Finding]:
     lowest, highest = _deck_range(view)
     span = f"numbers run from {lowest} to {highest}"
     removals = view.raw("deck", "remove")
@@ -457,7 +373,7 @@ def _check_removed_cards(view: _View) -> Iterator[tuple]:
                 yield at + ("containing", i), f"no card carries {number}: {span}", _DECK
 
 
-def _check_deal_fits(view: _View) -> Iterator[tuple]:
+def _check_deal_fits(view: _View) -> Iterator[tuple[JsonPath, str] | _Finding]:
     """The hands dealt (over all rounds, when the deck is shuffled once) must come out of the cards left in the deck."""
     lowest, highest = _deck_range(view)
     deck = {frozenset(pair) for pair in combinations(range(lowest, highest + 1), 2)}
@@ -483,14 +399,14 @@ def _check_deal_fits(view: _View) -> Iterator[tuple]:
             ), (*_DECK, ("deck", "remove", str(n)), ("deal", "shuffle"), ("rounds", "count"))
 
 
-def _check_first_seat(view: _View) -> Iterator[tuple]:
+def _check_first_seat(view: _View) -> Iterator[tuple[JsonPath, str] | _Finding]:
     seat, fewest = view.get("rounds", "first_starting_seat"), min(view.players())
     if seat >= fewest:
         yield (("rounds", "first_starting_seat"), f"seat {excerpt(seat)} does not exist with {fewest} players (seats are 0 to {fewest - 1})",
                (("players",),))
 
 
-def _check_plugins(view: _View) -> Iterator[tuple]:
+def _check_plugins(view: _View) -> Iterator[tuple[JsonPath, str] | _Finding]:
     named: list[tuple[JsonPath, str]] = []
     plugins = view.raw("plugins")
     for i, entry in enumerate(plugins if isinstance(plugins, list) else []):
@@ -511,7 +427,7 @@ def _check_plugins(view: _View) -> Iterator[tuple]:
         if off:
             yield path, f"plugin {excerpt(name)} is installed but {off}"
             continue
-        hint = _did_you_mean(name, available) or f" (available: {', '.join(sorted(available)) or 'none'})"
+        hint = schema_words.did_you_mean(name, available) or f" (available: {', '.join(sorted(available)) or 'none'})"
         yield path, f"unknown plugin {excerpt(name)}{hint}"
 
 
@@ -598,7 +514,7 @@ def _top_source(name_or_path: str | os.PathLike[str]) -> _Source:
 
 def _unknown_variant(name: str, base_dir: str | None) -> str:
     shipped = _shipped_names()
-    message = f"no shipped variant named {excerpt(name)}" + (_did_you_mean(name, shipped) or f" (shipped: {', '.join(shipped)})")
+    message = f"no shipped variant named {excerpt(name)}" + (schema_words.did_you_mean(name, shipped) or f" (shipped: {', '.join(shipped)})")
     if base_dir is not None and os.path.isfile(os.path.join(base_dir, f"{name}.yaml")):
         message += f"; to use the file {name}.yaml beside this spec, write ./{name}.yaml"
     return message
@@ -674,7 +590,7 @@ def _read_layer(source: _Source, named_by: tuple[Problem, str] | None = None) ->
     if () not in parsed.lines:
         return None, problems + [Problem(source.label, 1, "$", "the file is empty; a variant spec is a mapping of keys such as schema_version, name and players")]
     if not isinstance(parsed.data, dict):
-        what = _kind(parsed.data) if isinstance(parsed.data, str) else _describe(parsed.data)  # a string may be a whole file
+        what = _kind(parsed.data) if isinstance(parsed.data, str) else schema_words.describe(parsed.data)  # a string may be a whole file
         message = f"a variant spec is a mapping of keys such as schema_version, name and players, not {what}"
         return None, problems + [Problem(source.label, parsed.lines[()], "$", message)]
     return _Layer(source, parsed.data, parsed.lines), problems
@@ -718,7 +634,7 @@ def _kind(value: Any) -> str:
     """What a value is, without quoting it."""
     if isinstance(value, bool) or value is None:
         return json.dumps(value)
-    return _A_TYPE.get({dict: "object", list: "array", str: "string", int: "integer", float: "number"}.get(type(value), ""), "a value")
+    return schema_words.A_TYPE.get({dict: "object", list: "array", str: "string", int: "integer", float: "number"}.get(type(value), ""), "a value")
 
 
 def _resolve_chain(top: _Source) -> tuple[list[_Layer], list[Problem], bool]:
@@ -737,7 +653,7 @@ def _resolve_chain(top: _Source) -> tuple[list[_Layer], list[Problem], bool]:
             return layers, problems, True
         at = (layer.source.label, layer.lines.get(("extends",)), "$.extends")
         if not isinstance(extends, str) or not extends:
-            return layers, problems + [Problem(*at, f"expected a variant name or a path, got {_describe(extends)}")], False
+            return layers, problems + [Problem(*at, f"expected a variant name or a path, got {schema_words.describe(extends)}")], False
         parent = _parent_source(layer.source, extends)
         if isinstance(parent, str):
             return layers, problems + [Problem(*at, parent)], False
