@@ -346,3 +346,81 @@ def test_every_control_is_44px_on_a_phone(server, browser, lang):
     assert page.evaluate(SMALL_CONTROLS, TOUCH) == [], "while scouting"
     page.click("#cancel")
     context.close()
+
+
+# -- the caption on one line --------------------------------------------------------------------------------
+
+
+def longest_events(lang: str, tmp_path) -> list[dict]:
+    """The longest caption of each kind of move, as the server words it: you as seat 1 of 5, seat 5, 'position 16',
+    a show of 10 cards (a run of the whole of one colour) capturing 9, and a show of 2 tens capturing 9."""
+    from scoutlab.engine.cards import card
+    from scoutlab.spec.variant import load_spec
+    from scoutlab.text.i18n import gettext_for
+    from scoutlab.web.events import event_json
+    from scoutlab.web.matches import LogEntry, Matches
+    from scoutlab.web.store import MatchStore
+
+    match = Matches(MatchStore(str(tmp_path / f"captions-{lang}.sqlite3"))).new(load_spec("official").doc, 5, ["random"] * 4)
+    run = tuple(card(n, 10 if n < 10 else 9) for n in range(1, 11))
+    tens = (card(10, 9), card(10, 8))
+    entries = [LogEntry(11, -1, "round_end")]
+    for seat in (0, 4):
+        entries += [LogEntry(0, seat, "keep"), LogEntry(0, seat, "flip"),
+                    LogEntry(0, seat, "show", run, captured=9, start=0), LogEntry(0, seat, "show", tens, captured=9, start=0),
+                    LogEntry(0, seat, "scout", taken=card(10, 9), end=1, gap=15),
+                    LogEntry(0, seat, "scout", taken=card(10, 9), end=0, gap=15),
+                    LogEntry(0, seat, "scout_and_show", run, card(10, 9), 1, captured=9, gap=15, start=0),
+                    LogEntry(0, seat, "scout_and_show", run, card(10, 9), 0, captured=9, gap=15, start=0)]
+    _ = gettext_for(lang)
+    return [event_json(match, entry, _) for entry in entries]
+
+
+# Runs in the page: the caption's lines, whether its text is cut, its type size, and whether it lies in view.
+CAPTION = """() => {
+  const c = document.querySelector('#caption');
+  const range = document.createRange();
+  range.selectNodeContents(c);
+  const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size;
+  const box = c.getBoundingClientRect();
+  return {text: c.textContent, said: document.querySelector('#caption-said').textContent, lines,
+          cut: c.scrollWidth > c.clientWidth + 1, size: parseFloat(getComputedStyle(c).fontSize),
+          inView: box.left >= 0 && box.right <= innerWidth && box.width > 0};
+}"""
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_caption_is_one_whole_line_on_a_phone(server, browser, lang, tmp_path):
+    import json
+
+    context = phone_context(browser, 390, 844)
+    page = context.new_page()
+    answer = page.request.post(f"{server}/api/new", data={"variant": "official", "players": 5, "bots": ["random"] * 4,
+                                                          "seed": 1, "practice": True})
+    token = answer.json()["token"]
+    page.route("**/events?*", lambda route: route.abort())  # no live stream: the page shows the state given below
+    shown = []
+    def answer_with(event):
+        def fulfil(route):
+            reply = route.fetch()
+            data = reply.json()
+            data["events"] = [event]
+            route.fulfill(response=reply, body=json.dumps(data))
+        return fulfil
+
+    for event in longest_events(lang, tmp_path):
+        page.route(f"**/api/m/{token}?*", answer_with(event))
+        page.goto(f"{server}/m/{token}?lang={lang}")
+        page.wait_for_function("(t) => document.querySelector('#caption-said').textContent === t", arg=event["caption"])
+        seen = page.evaluate(CAPTION)
+        screenshot(page, f"layout-caption-{lang}-390")
+        page.unroute(f"**/api/m/{token}?*")
+        assert seen["said"] == event["caption"], seen  # screen readers hear the whole sentence
+        assert seen["text"] in (event["caption"], event["brief"]), seen
+        assert seen["lines"] == 1 and not seen["cut"] and seen["inView"], f"{lang}: {seen}"
+        assert seen["size"] >= 11, f"{lang}: the caption's type is {seen['size']} px: {seen['text']}"
+        shown.append((seen["size"], seen["text"]))
+    screenshot(page, f"layout-caption-{lang}-390")
+    print(f"\n{lang}: smallest caption type {min(shown)[0]} px ({min(shown)[1]}); briefs used: "
+          f"{sum(text != e['caption'] for (_, text), e in zip(shown, longest_events(lang, tmp_path)))} of {len(shown)}")
+    context.close()

@@ -48,6 +48,53 @@ def caption(match: Match, entry: LogEntry, _: Gettext) -> str:
     )
 
 
+def _brief_cards(cards: tuple[int, ...]) -> str:
+    """A show of more than two cards as its two ends ("1/10 … 5/10"): the whole show lies on the table just below."""
+    if len(cards) <= 2:
+        return cards_text(cards)
+    return cards_text(cards[:1])[:-1] + " … " + cards_text(cards[-1:])[1:]  # one isolate: read left to right in any script
+
+
+def brief(match: Match, entry: LogEntry, _: Gettext) -> str:
+    """The caption in fewer words, for a screen where the whole sentence would take two lines (a phone): "You"
+    for the player's own seat, a long show by its two ends (the table shows it whole), a scout and show without
+    the places (the hand shows where the card went); the live region and the move list keep the whole sentence."""
+    if entry.kind == "round_end":
+        return caption(match, entry, _)
+    cards, taken = _brief_cards(entry.cards), cards_text([entry.taken]) if entry.taken is not None else ""
+    place, right = (entry.gap or 0) + 1, bool(entry.end)
+    if entry.seat == match.seat:
+        return _brief_yours(entry, cards, taken, place, right, _)
+    player = seat_name(match, entry.seat, _)
+    if entry.kind in ("keep", "flip"):
+        return _("{player} keeps the hand.", player=player) if entry.kind == "keep" else _("{player} flips the hand.", player=player)
+    if entry.kind == "show":
+        if entry.captured:
+            return ngettext("{player} shows {cards}, captures {count}.", "{player} shows {cards}, captures {count}.",
+                            entry.captured, _, player=player, cards=cards, count=entry.captured)
+        return _("{player} shows {cards}.", player=player, cards=cards)
+    if entry.kind == "scout":
+        if right:
+            return _("{player} scouts {card} from the right to position {number}.", player=player, card=taken, number=place)
+        return _("{player} scouts {card} from the left to position {number}.", player=player, card=taken, number=place)
+    return _("{player} scouts {card} and shows {cards}.", player=player, card=taken, cards=cards)
+
+
+def _brief_yours(entry: LogEntry, cards: str, taken: str, place: int, right: bool, _: Gettext) -> str:
+    if entry.kind in ("keep", "flip"):
+        return _("You keep the hand.") if entry.kind == "keep" else _("You flip the hand.")
+    if entry.kind == "show":
+        if entry.captured:
+            return ngettext("You show {cards}, capture {count}.", "You show {cards}, capture {count}.", entry.captured, _,
+                            cards=cards, count=entry.captured)
+        return _("You show {cards}.", cards=cards)
+    if entry.kind == "scout":
+        if right:
+            return _("You scout {card} from the right to position {number}.", card=taken, number=place)
+        return _("You scout {card} from the left to position {number}.", card=taken, number=place)
+    return _("You scout {card} and show {cards}.", card=taken, cards=cards)
+
+
 def event_json(match: Match, entry: LogEntry, _: Gettext) -> dict[str, Any]:
     """One move for the page's animation: seat, kind, cards and places, and its caption."""
     return {
@@ -61,6 +108,7 @@ def event_json(match: Match, entry: LogEntry, _: Gettext) -> dict[str, Any]:
         "start": entry.start,
         "captured": entry.captured,
         "caption": caption(match, entry, _),
+        "brief": brief(match, entry, _),
     }
 
 

@@ -286,7 +286,25 @@
     row.classList.toggle("small", w < 50); // too small for the big middle numbers: the corners say it all
   }
 
+  function fitCaption() {
+    // One line on every screen: the whole sentence where it fits, else the server's brief one, else smaller type.
+    // Screen readers hear the whole sentence from its own live region, once per move, whatever is shown.
+    const caption = $("caption"), said = $("caption-said");
+    const full = lastEvent ? lastEvent.caption : "";
+    if (said.textContent !== full) said.textContent = full;
+    caption.style.fontSize = "";
+    caption.textContent = full;
+    if (!lastEvent || caption.scrollWidth <= caption.clientWidth + 1) return;
+    if (lastEvent.brief) caption.textContent = lastEvent.brief;
+    let size = parseFloat(getComputedStyle(caption).fontSize);
+    while (caption.scrollWidth > caption.clientWidth + 1 && size > 11) {
+      size -= 0.5;
+      caption.style.fontSize = size + "px";
+    }
+  }
+
   function fitAll() {
+    fitCaption();
     for (const row of game.querySelectorAll(".row")) fitRow(row);
     drawGaps();
     // While a card is placed your side grows (the scout's buttons, a longer message): the active set stays in view.
@@ -306,8 +324,7 @@
     drawLog();
     drawSheet();
     drawFinal();
-    $("caption").textContent = lastEvent ? lastEvent.caption : "";
-    fitAll();
+    fitAll(); // the caption too
     drawRoundEnd();
     if (focusKey) {
       const again = game.querySelector('[data-key="' + focusKey + '"]');
