@@ -140,7 +140,7 @@ class Jobs:
 
     def __init__(self, root: str | Path | None = None, max_running: int = MAX_RUNNING, max_seconds: float = MAX_SECONDS,
                  keep_seconds: float = KEEP_SECONDS, grace_seconds: float = GRACE_SECONDS):
-        self.root = Path(root) if root else Path(tempfile.mkdtemp(prefix="scoutlab-lab-"))
+        self._root = Path(root) if root else None  # made with the first job: an app that runs none leaves no folder
         self.max_running, self.max_seconds, self.keep_seconds, self.grace_seconds = max_running, max_seconds, keep_seconds, grace_seconds
         self._jobs: dict[str, Job] = {}
         self._lock = threading.Lock()
@@ -160,7 +160,7 @@ class Jobs:
                 if oldest is not None:
                     self._drop(oldest)
             job_id = secrets.token_urlsafe(12)
-            folder = self.root / job_id
+            folder = self.root() / job_id
             folder.mkdir(parents=True)
             counter = self._context.Array("q", 2, lock=False)
             process = self._context.Process(target=play, args=(asdict(ask), str(folder), counter), daemon=True,
@@ -170,6 +170,12 @@ class Jobs:
             self._jobs[job_id] = job
             self._watch()
         return job
+
+    def root(self) -> Path:
+        """The folder of every job's folder (call with the lock held)."""
+        if self._root is None:
+            self._root = Path(tempfile.mkdtemp(prefix="scoutlab-lab-"))
+        return self._root
 
     def get(self, job_id: str) -> Job | None:
         if not isinstance(job_id, str) or not JOB_ID.match(job_id):
@@ -201,7 +207,8 @@ class Jobs:
             self._closed = True
             for job in list(self._jobs.values()):
                 self._drop(job)
-        shutil.rmtree(self.root, ignore_errors=True)
+            if self._root is not None:
+                shutil.rmtree(self._root, ignore_errors=True)
 
     # -- the watcher --------------------------------------------------------------------------
 
