@@ -68,6 +68,19 @@
     }
   }
 
+  // `LINE: $.path: message`: the place as written (left to right), the message in the page's own direction.
+  function problemText(line) {
+    const parts = /^(.*?\$\S*?): (.*)$/.exec(line);
+    if (!parts) return document.createTextNode(line);
+    const where = document.createElement("span"), message = document.createElement("bdi");
+    where.textContent = parts[1] + ": ";
+    message.textContent = parts[2];
+    message.dir = document.documentElement.dir;
+    const both = document.createDocumentFragment();
+    both.append(where, message);
+    return both;
+  }
+
   function showProblems(list, warnings) {
     problems.textContent = "";
     for (const line of list) {
@@ -77,17 +90,17 @@
         const link = document.createElement("button");
         link.type = "button";
         link.className = "lab-line";
-        link.textContent = line;
+        link.append(problemText(line));
         link.title = say(words.go_to_line, {line: at[1]});
         link.addEventListener("click", () => goToLine(Number(at[1])));
         item.append(link);
-      } else item.textContent = line;
+      } else item.append(problemText(line));
       problems.append(item);
     }
     for (const line of warnings || []) {
       const item = document.createElement("li");
       item.className = "lab-warning";
-      item.textContent = words.warning + " " + line;
+      item.append(words.warning + " ", problemText(line));
       problems.append(item);
     }
     status.textContent = list.length ? words.problems : words.valid;
