@@ -15,7 +15,7 @@ from scoutlab.bots.levels import LEVELS, level_bot
 from scoutlab.text.bot_names import bot_label
 from scoutlab.text.i18n import LANGUAGES, gettext_for
 from scoutlab.text.variant_text import shipped_listing
-from scoutlab.web.app import offered_bots
+from scoutlab.web.new_match import offered_bots
 
 SPEC = re.compile(r"\b(mcts|skilled|heuristic|greedy|random)(:|\b)")
 DETAILS = re.compile(r'<details class="level-details">.*?</details>', re.S)

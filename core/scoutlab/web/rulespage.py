@@ -21,6 +21,7 @@ from typing import Any
 from scoutlab.rules import Rules, load_rules
 from scoutlab.text.i18n import Gettext
 from scoutlab.text.summary import Section, Sentence, Summary, messages_for, render, summarize
+from scoutlab.text.variant_text import description as variant_description, title as variant_title
 from scoutlab.web.rules_examples import examples
 
 #: The variant the differences are said against.
@@ -132,3 +133,8 @@ def _param(value, is_description: bool, _: Gettext):
     if isinstance(value, (list, tuple)):
         return [_param(v, is_description, _) for v in value]
     return _(value) if is_description and isinstance(value, str) else value
+
+
+def variant_words(rules: Rules, lang: str) -> dict[str, str]:
+    """The variant's title and description in `lang`, for the page's heading."""
+    return {"title": variant_title(rules.spec.doc, lang), "description": variant_description(rules.spec.doc, lang)}

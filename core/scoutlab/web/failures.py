@@ -1,0 +1,47 @@
+"""The app's answers to what a route raises: a damaged match, a full disk, a request FastAPI cannot read.
+
+Each is one sentence in the request's language: JSON under /api/, a page elsewhere; never a traceback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from fastapi import Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import Response
+
+from scoutlab.text import i18n
+from scoutlab.web.context import error, language, web_context
+from scoutlab.web.store import MatchDamaged, StorageFull
+
+
+def store_failure(request: Request, status: int, message: str) -> Response:
+    if request.url.path.startswith("/api/"):
+        return error(status, message)
+    return web_context(request).page(request, "message.html", status, message=message)
+
+
+def match_damaged(request: Request, exc: Exception) -> Response:
+    # Only this match: the others in the file are read on their own and go on.
+    _ = i18n.gettext_for(language(request))
+    return store_failure(request, 503, _("This match cannot be restored: {reason}", reason=str(exc)))
+
+
+def storage_full(request: Request, exc: Exception) -> Response:
+    _ = i18n.gettext_for(language(request))
+    return store_failure(request, 503, _("The server could not store this: its disk is full or unavailable. Nothing was changed; try again later."))
+
+
+def bad_request(request: Request, exc: Exception) -> Response:
+    # FastAPI's own answer would quote the input back; one sentence instead.
+    _ = i18n.gettext_for(language(request))
+    return error(400, _("The request is not one this server understands."))
+
+
+#: What the app answers for each exception a route lets out (added by create_app).
+HANDLERS: dict[type[Exception], Callable[[Request, Exception], Response]] = {
+    MatchDamaged: match_damaged,
+    StorageFull: storage_full,
+    RequestValidationError: bad_request,
+}
