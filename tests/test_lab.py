@@ -229,6 +229,18 @@ def test_the_page_and_its_files_carry_the_security_headers(client):
     assert cross.status_code == 403
 
 
+def test_the_app_serves_the_lab_behind_its_doors(tmp_path):
+    from web_helpers import client_for
+
+    app_client = client_for(tmp_path / "matches.sqlite3")
+    page = app_client.get("/lab")
+    assert page.status_code == 200 and "script-src 'self'" in page.headers["content-security-policy"]
+    assert app_client.get("/static/lab.js").status_code == 200 and app_client.get("/static/lab.css").status_code == 200
+    assert 'href="/lab"' in app_client.get("/").text  # the start page's link
+    too_big = app_client.post("/lab/api/check", content=b'{"text": "' + b"x" * 200_000 + b'"}', headers={"content-type": "application/json"})
+    assert too_big.status_code == 413
+
+
 def test_the_page_is_in_the_chosen_language_and_right_to_left_for_arabic_and_persian(client):
     for lang, direction in (("ar", "rtl"), ("fa", "rtl"), ("el", "ltr"), ("bg", "ltr"), ("en", "ltr")):
         page = client.get(f"/lab?lang={lang}").text

@@ -11,11 +11,7 @@ Screenshots: artifacts/screenshots/lab-*.png.
 
 from __future__ import annotations
 
-import threading
-import time
-
 import pytest
-from conftest import _free_port
 from driver import screenshot
 from seen import AXE, axe_violations, header_problems
 
@@ -48,29 +44,6 @@ LAB_MEASURE = """() => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def lab_server(tmp_path_factory):
-    """The app (with the lab) under uvicorn in a thread; yields its base URL."""
-    uvicorn = pytest.importorskip("uvicorn", reason="the web extra is not installed")
-    from scoutlab.web.app import create_app
-    from scoutlab.web.lab import make_router
-
-    app = create_app(str(tmp_path_factory.mktemp("lab") / "matches.sqlite3"), bot_delay_ms=40)
-    if not any(getattr(route, "path", "") == "/lab" for route in app.routes):
-        app.include_router(make_router())
-    running = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=_free_port(), log_level="warning"))
-    thread = threading.Thread(target=running.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 20
-    while not running.started:
-        if time.time() > deadline:
-            pytest.fail("uvicorn did not start within 20 s")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{running.config.port}"
-    running.should_exit = True
-    thread.join(timeout=10)
-
-
 def look(page, name: str) -> None:
     """Screenshot, then fail on anything wider than the window, clipped or wrapped, and on axe-core's serious findings."""
     screenshot(page, name)
@@ -96,7 +69,7 @@ def context_for(browser, width: int, height: int):
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_a_designer_writes_measures_and_plays_a_house_rule(lab_server, browser, size, tmp_path):
+def test_a_designer_writes_measures_and_plays_a_house_rule(server, browser, size, tmp_path):
     width, height = size
     context = context_for(browser, width, height)
     page = context.new_page()
@@ -105,7 +78,7 @@ def test_a_designer_writes_measures_and_plays_a_house_rule(lab_server, browser, 
     page.on("console", lambda message: "Content Security Policy" in message.text and errors.append(message.text))
     page.set_default_timeout(30_000)
     tag = f"lab-{width}"
-    page.goto(f"{lab_server}/?lang=en")
+    page.goto(f"{server}/?lang=en")
     page.click("a[href='/lab']")  # the start page's link
     page.wait_for_url("**/lab")
     wait_valid(page)
@@ -146,7 +119,7 @@ def test_a_designer_writes_measures_and_plays_a_house_rule(lab_server, browser, 
     assert "chip_received: 2" in page.input_value("#lab-text")  # the run's own variant, back in the editor
     page.click("#lab-cancel")
     page.wait_for_function("() => document.querySelector('#lab-job-status').textContent.startsWith('Cancelled')")
-    assert page.request.get(f"{lab_server}/lab/api/jobs/{job_id}").json()["state"] == "cancelled"
+    assert page.request.get(f"{server}/lab/api/jobs/{job_id}").json()["state"] == "cancelled"
 
     # A small comparison to the end: findings with intervals, charts, and the per-game data to download.
     page.fill("#lab-games", "8")
@@ -168,7 +141,7 @@ def test_a_designer_writes_measures_and_plays_a_house_rule(lab_server, browser, 
     page.wait_for_url("**/m/*")
     page.wait_for_selector("#keep:not([hidden]), #show:not([hidden])")
     token = page.url.rsplit("/", 1)[1]
-    rules = page.request.get(f"{lab_server}/m/{token}/rules?lang=en").text()
+    rules = page.request.get(f"{server}/m/{token}/rules?lang=en").text()
     assert "my-official" in rules
     screenshot(page, f"{tag}-5-table")
     assert not errors, errors
@@ -177,11 +150,11 @@ def test_a_designer_writes_measures_and_plays_a_house_rule(lab_server, browser, 
 
 @pytest.mark.parametrize("lang", ["ar", "fa", "el", "bg"])
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_the_lab_in_every_language_fits_and_reads_right_to_left_where_it_should(lab_server, browser, size, lang):
+def test_the_lab_in_every_language_fits_and_reads_right_to_left_where_it_should(server, browser, size, lang):
     width, height = size
     context = context_for(browser, width, height)
     page = context.new_page()
-    page.goto(f"{lab_server}/lab?lang={lang}")
+    page.goto(f"{server}/lab?lang={lang}")
     wait_valid(page)
     assert page.get_attribute("html", "dir") == ("rtl" if lang in ("ar", "fa") else "ltr")
     assert page.get_attribute("#lab-text", "dir") is None and page.evaluate("getComputedStyle(document.querySelector('.lab-editor')).direction") == "ltr"

@@ -19,6 +19,7 @@ from scoutlab.web.context import WebContext, language
 from scoutlab.web.doors import Doors
 from scoutlab.web.failures import HANDLERS
 from scoutlab.web.guard import Guard
+from scoutlab.web.lab import make_router as lab_router
 from scoutlab.web.routes import api, static, table
 
 
@@ -29,6 +30,7 @@ def routers() -> list[APIRouter]:
         api.router,  # /api/...: the JSON API the table's script calls
         table.router,  # /, /new, /m/...: the start page and the match pages
         static.router,  # /static/..., /rules/...: the scripts and styles, How to play for each shipped variant
+        lab_router(),  # /lab...: the variant lab, its checks and its runs (docs/lab.md)
     ]
 
 
