@@ -118,7 +118,8 @@ def test_two_player_merges_over_official():
     assert doc["deck"]["remove"] == {"2": {"cards": ["9/10"], "containing": []}}  # "3" and "4" deleted by null
     assert doc["deck"]["lowest"] == 1 and doc["deck"]["random_orientation"] is True  # inherited beside the change
     assert doc["deal"] == {"hand_size": {"2": 11}, "shuffle": "once"}
-    assert doc["scoring"] == {"captured_card": 1, "chip_received": 0, "unspent_chip": 1, "card_in_hand": -1, "exempt_last_show_owner": True}
+    assert doc["scoring"] == {"captured_card": 1, "chip_received": 0, "unspent_chip": 1, "card_in_hand": -1, "exempt_last_show_owner": True,
+                              "unspent_scout_show_chip": 0}  # the default the schema fills in
     assert doc["end_conditions"] == ["hand_emptied", "opponent_stuck"]
 
 
@@ -212,7 +213,8 @@ def test_merge_deep_merges_maps_replaces_lists_and_null_deletes(tmp_path):
         "deal: {hand_size: {3: null}}\n",
     )
     spec = load_spec(child)
-    assert spec.doc["scoring"] == {"captured_card": 1, "chip_received": 1, "unspent_chip": 0, "card_in_hand": -2, "exempt_last_show_owner": True}
+    assert spec.doc["scoring"] == {"captured_card": 1, "chip_received": 1, "unspent_chip": 0, "card_in_hand": -2, "exempt_last_show_owner": True,
+                                  "unspent_scout_show_chip": 0}
     assert spec.doc["end_conditions"] == ["hand_emptied"]
     assert spec.doc["deck"]["remove"] == {"4": {"cards": ["9/10"], "containing": []}}
     assert spec.doc["deal"]["hand_size"] == {"4": 11}

@@ -69,6 +69,7 @@ class Rules:
         self.points_unspent: int = scoring["unspent_chip"]
         self.points_in_hand: int = scoring["card_in_hand"]
         self.exemption: bool = scoring["exempt_last_show_owner"]
+        self.points_unspent_scout_show: int = scoring["unspent_scout_show_chip"]
 
         rounds = doc["rounds"]
         self.round_count: int | None = None if rounds["count"] == "per_player" else rounds["count"]

@@ -81,6 +81,8 @@ class CompiledRules(Protocol):
     def points_in_hand(self) -> int: ...
     @property
     def exemption(self) -> bool: ...  # the round's ender is spared the penalty for cards in hand
+    @property
+    def points_unspent_scout_show(self) -> int: ...  # per Scout & Show chip still held at the round's end
 
     # -- actions and shows -----------------------------------------------------------------------
     @property

@@ -645,11 +645,13 @@ def _end_round(t: Table, reason: str, exempt: int) -> None:
         exempt = -1
     in_hand = [len(h) for h in t.hands]
     captured = [len(c) for c in t.captured]
+    scout_show_points: int = t.rules.points_unspent_scout_show  # read once a round, like the deal's knobs
     scores = [
         captured[i] * t.points_captured
         + t.chips_received[i] * t.points_received
         + t.chips_held[i] * t.points_unspent
         + (0 if i == exempt else in_hand[i] * t.points_in_hand)
+        + t.scout_show_chips[i] * scout_show_points
         for i in range(n)
     ]
     end = round_end(

@@ -176,6 +176,7 @@ KNOBS: dict[str, Callable[[Any, str], str]] = {
     "$.scoring.chip_received": _points("Scout chip received"),
     "$.scoring.unspent_chip": _points("Scout chip still held at the end of the round"),
     "$.scoring.card_in_hand": _points("card left in hand"),
+    "$.scoring.unspent_scout_show_chip": _points("Scout & Show chip still held at the end of the round"),
     "$.scoring.exempt_last_show_owner": lambda v, _: (
         "the owner of the last show loses nothing for their hand when nobody beat it"
         if v else "nobody is exempt from the points for cards in hand"

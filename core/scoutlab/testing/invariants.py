@@ -165,11 +165,14 @@ def tally_round(rules: Rules, deal: list[list[str]], actions: list[dict]) -> dic
     n = len(deal)
     in_hand = [len(hand) for hand in deal]
     captured, received, held = [0] * n, [0] * n, [rules.scout_chips] * n
+    scout_shows_held = [rules.sns_chips] * n
     on_table, owner, last_shower = 0, None, None
     for entry in actions:
         action, seat = parse_action(entry["action"]), entry["seat"]
         if isinstance(action, Flip):
             continue
+        if isinstance(action, ScoutShow):
+            scout_shows_held[seat] -= 1
         scout = action if isinstance(action, Scout) else action.scout if isinstance(action, ScoutShow) else None
         if scout:
             in_hand[seat] += 1
@@ -187,7 +190,7 @@ def tally_round(rules: Rules, deal: list[list[str]], actions: list[dict]) -> dic
             captured[seat] += on_table
             on_table, owner, last_shower = show.length, seat, seat
     return {"captured": captured, "chips_received": received, "chips_held": held,
-            "cards_in_hand": in_hand, "last_shower": last_shower}
+            "cards_in_hand": in_hand, "last_shower": last_shower, "scout_show_chips": scout_shows_held}
 
 
 def assert_scores_follow_from_record(rules: Rules, record: dict) -> None:
@@ -216,6 +219,7 @@ def assert_scores_follow_from_record(rules: Rules, record: dict) -> None:
                 + tally["chips_received"][i] * rules.points_received
                 + tally["chips_held"][i] * rules.points_unspent
                 + (0 if i == exempt else tally["cards_in_hand"][i] * rules.points_in_hand)
+                + tally["scout_show_chips"][i] * rules.points_unspent_scout_show
                 for i in range(record["players"])
             ]
             assert end["scores"] == expected, f"round {index + 1}: scores {end['scores']}, the rules give {expected}"
