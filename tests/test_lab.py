@@ -17,8 +17,11 @@ from lab_helpers import HOUSE, lab_client, wait_for
 from test_no_english_left import english_in
 from web_helpers import readable
 
+from scoutlab.base.errors import Problem
 from scoutlab.spec.variant import shipped_variants
+from scoutlab.text.i18n import gettext_for
 from scoutlab.web.lab_jobs import MAX_GAMES, MAX_JOB_GAMES, Jobs
+from scoutlab.web.lab_spec import FILENAME, problem_line
 
 
 @pytest.fixture
@@ -111,11 +114,19 @@ def test_the_form_refuses_to_rewrite_text_it_cannot_read(client):
     assert answer.status_code == 422 and "Fix the YAML first" in answer.json()["error"]
 
 
-def test_a_plugin_without_its_end_condition_is_a_warning_not_a_problem(client):
+def test_a_plugin_listed_in_the_text_is_ticked_in_the_form_and_written_by_it(client):
     answer = check(client, text=HOUSE.replace("kind: house\n", "kind: house\nplugins: [{name: wrap-runs, config: {lowest: 1, highest: 10}}]\n"))
-    assert answer["valid"]
-    pluginless = check(client, text=HOUSE)
-    assert pluginless["warnings"] == []
+    assert answer["valid"] and answer["knobs"]["plugins"] == ["wrap-runs"]
+    written = check(client, text=HOUSE, set={"path": "plugins", "value": ["runs-beat-sets"]})
+    assert written["knobs"]["plugins"] == ["runs-beat-sets"] and any(d["path"] == "$.plugins" for d in written["diff"])
+
+
+def test_a_problem_in_the_text_drops_the_file_name_and_one_elsewhere_keeps_it():
+    english = gettext_for("en")
+    assert problem_line(Problem(FILENAME, 3, "$.scoring.chip_received", "expected a whole number"), english) == \
+        "3: $.scoring.chip_received: expected a whole number"
+    assert problem_line(Problem("variant official", 28, "$.deal.hand_size.5", "expected a whole number"), english) == \
+        "variant official:28: $.deal.hand_size.5: expected a whole number"
 
 
 def test_a_comparison_runs_reports_progress_and_findings_and_offers_the_data(client, jobs):
