@@ -376,6 +376,30 @@ def test_serve_says_in_one_line_that_a_port_is_taken(capsys):
     assert err == f"scoutlab serve: cannot listen on 127.0.0.1 port {port}: Address already in use\n"
 
 
+def test_serve_runs_with_a_short_gil_switch_interval(tmp_path, monkeypatch):
+    # A thread back from SQLite waits for the GIL while holding the store's lock: the server shortens that wait.
+    import sys
+
+    import uvicorn
+
+    from scoutlab.cli import main
+    from scoutlab.commands.serve import SWITCH_INTERVAL
+
+    seen = []
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: seen.append(sys.getswitchinterval()))
+    before = sys.getswitchinterval()
+    try:
+        import socket
+
+        with socket.socket() as free:
+            free.bind(("127.0.0.1", 0))
+            port = free.getsockname()[1]
+        assert main(["serve", "--port", str(port), "--db", str(tmp_path / "m.sqlite3")]) == 0
+    finally:
+        sys.setswitchinterval(before)
+    assert seen == [SWITCH_INTERVAL] and before > SWITCH_INTERVAL
+
+
 @pytest.mark.parametrize("lang", ["ar", "fa", "el", "bg"])
 def test_the_host_refusal_is_said_in_the_request_language_as_a_page_to_a_browser(tmp_path, lang):
     import html
