@@ -420,7 +420,6 @@ def test_the_caption_is_one_whole_line_on_a_phone(server, browser, lang, tmp_pat
         assert seen["lines"] == 1 and not seen["cut"] and seen["inView"], f"{lang}: {seen}"
         assert seen["size"] >= 11, f"{lang}: the caption's type is {seen['size']} px: {seen['text']}"
         shown.append((seen["size"], seen["text"]))
-    screenshot(page, f"layout-caption-{lang}-390")
     print(f"\n{lang}: smallest caption type {min(shown)[0]} px ({min(shown)[1]}); briefs used: "
           f"{sum(text != e['caption'] for (_, text), e in zip(shown, longest_events(lang, tmp_path)))} of {len(shown)}")
     context.close()
