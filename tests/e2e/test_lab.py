@@ -112,6 +112,7 @@ def test_a_designer_writes_measures_and_plays_a_house_rule(server, browser, size
     page.wait_for_function("() => /job=/.test(location.search) && document.querySelector('#lab-progress').value > 0", timeout=90_000)
     job_id = page.evaluate("new URL(location.href).searchParams.get('job')")
     assert page.locator("#lab-job-status").inner_text().startswith("Games played: ")
+    assert page.is_disabled("#lab-run-button")  # one run per page at a time
     look(page, f"{tag}-3-running")
     page.reload()
     page.wait_for_function("() => document.querySelector('#lab-progress').value > 0 && !document.querySelector('#lab-cancel').hidden")
@@ -120,6 +121,7 @@ def test_a_designer_writes_measures_and_plays_a_house_rule(server, browser, size
     page.click("#lab-cancel")
     page.wait_for_function("() => document.querySelector('#lab-job-status').textContent.startsWith('Cancelled')")
     assert page.request.get(f"{server}/lab/api/jobs/{job_id}").json()["state"] == "cancelled"
+    assert page.is_enabled("#lab-run-button")
 
     # A small comparison to the end: findings with intervals, charts, and the per-game data to download.
     page.fill("#lab-games", "8")

@@ -9,7 +9,10 @@
   const text = $("lab-text"), lines = $("lab-lines"), status = $("lab-status"), problems = $("lab-problems");
   const form = $("lab-form"), runForm = $("lab-run-form");
   const DRAFT = "scoutlab-lab-draft";
-  let checkTimer = null, asked = 0, jobId = null, pollTimer = null, valid = false;
+  let checkTimer = null, asked = 0, jobId = null, pollTimer = null, valid = false, playing = false;
+
+  // One run per page at a time: Start waits until the run it follows ends or is cancelled.
+  function enableRun() { $("lab-run-button").disabled = !valid || playing; }
 
   const say = (template, values) => template.replace(/\{(\w+)\}/g, (m, k) => (k in (values || {}) ? values[k] : m));
 
@@ -60,7 +63,7 @@
     showProblems(data.problems, data.warnings);
     valid = data.valid;
     $("lab-play-button").disabled = !valid;
-    $("lab-run-button").disabled = !valid;
+    enableRun();
     if (data.valid) {
       fillForm(data.knobs);
       showDiff(data);
@@ -241,6 +244,8 @@
     bar.max = Math.max(job.total, 1);
     bar.value = job.done;
     $("lab-cancel").hidden = job.state !== "running";
+    playing = job.state === "running";
+    enableRun();
     if (job.state === "running") line.textContent = job.total ? say(words.running, job) : words.preparing;
     else if (job.state === "cancelled") line.textContent = words.cancelled;
     else if (job.state === "failed") line.textContent = job.error || words.failed;
