@@ -91,6 +91,34 @@ def test_a_knob_set_in_the_form_is_written_into_the_yaml_and_read_back(client):
     assert rounds["knobs"]["rounds.count"] == 2 and any(d["path"] == "$.rounds.count" for d in rounds["diff"])
 
 
+COMMENTED = """schema_version: 1
+extends: official   # the publisher's game
+name: mine
+kind: house
+# what we changed at the club
+scoring:
+  chip_received: 1  # one point a chip
+  card_in_hand: -1
+"""
+
+
+def test_the_form_rewrites_only_the_line_of_its_knob_and_keeps_the_comments(client):
+    answer = check(client, text=COMMENTED, set={"path": "scoring.chip_received", "value": 2})
+    assert answer["text"] == COMMENTED.replace("chip_received: 1  # one point a chip", "chip_received: 2  # one point a chip")
+    added = check(client, text=COMMENTED, set={"path": "scout_and_show.chips_per_round", "value": 2})
+    assert added["text"] == COMMENTED + "scout_and_show:\n  chips_per_round: 2\n"
+    inside = check(client, text=COMMENTED, set={"path": "scoring.captured_card", "value": 3})
+    assert inside["text"] == COMMENTED.replace("  card_in_hand: -1\n", "  card_in_hand: -1\n  captured_card: 3\n")
+    assert inside["knobs"]["scoring.captured_card"] == 3 and inside["knobs"]["scoring.chip_received"] == 1
+
+
+def test_a_knob_in_flow_style_or_a_block_list_is_written_by_writing_the_document_again(client):
+    flow = check(client, text=HOUSE, set={"path": "scoring.card_in_hand", "value": 0})
+    assert "scoring: {chip_received: 2, card_in_hand: 0}" in flow["text"]
+    listed = check(client, text=HOUSE + "players:\n  - 3\n  - 4\n", set={"path": "players", "value": [3]})
+    assert listed["knobs"]["players"] == [3] and "- 4" not in listed["text"]
+
+
 def test_text_typed_by_hand_sets_the_form(client):
     answer = check(client, text=HOUSE + "scout_and_show: {chips_per_round: 2}\n")
     assert answer["knobs"]["scout_and_show.chips_per_round"] == 2 and answer["knobs"]["scoring.chip_received"] == 2

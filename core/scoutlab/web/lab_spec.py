@@ -4,8 +4,9 @@ The YAML text is the variant; the form is a view of it. `check` loads the text e
 `scoutlab validate` does (the spec layer, then compiling, which checks end conditions and
 plugins) and says each problem as `LINE: $.path: message`, the command line's words without
 the file name (a problem in another file keeps its file). `set_knob` writes one knob into
-the text (the text is read and written again as YAML: its comments are lost, which the page
-says), so the form and the text never disagree.
+the text, in place where it can (lab_yaml.py: the key's own line, its comment kept), else by
+writing the whole document again (comments lost, which the page says), so the form and the
+text never disagree.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from scoutlab.spec.diff import diff_specs, show_value
 from scoutlab.spec.variant import SpecError, load_spec, load_spec_text, shipped_variants
 from scoutlab.text.i18n import N_, Gettext
 from scoutlab.text.spec_messages import translate_message
+from scoutlab.web.lab_yaml import set_in_place
 
 #: Bytes of YAML the lab reads: as the start page's Advanced box (the spec layer itself reads up to 1 MB).
 MAX_SPEC_BYTES = 64 * 1024
@@ -154,7 +156,14 @@ def set_knob(text: str, path: str, value: Any) -> str:
         if not isinstance(node.get(step), dict):
             node[step] = {}
         node = node[step]
+    original = yaml.safe_load(text) if text.strip() else {}
     node[steps[-1]] = checked
+    if doc != original:  # the value changes: its line is rewritten in place where that reads back right
+        edited = set_in_place(text, steps, checked, doc)
+        if edited is not None:
+            return edited
+    elif text.strip():
+        return text  # nothing to change: the text stays as it was
     return yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, default_flow_style=None, width=100)
 
 
