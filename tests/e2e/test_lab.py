@@ -164,4 +164,13 @@ def test_the_lab_in_every_language_fits_and_reads_right_to_left_where_it_should(
     page.locator("#lab-problems li").first.wait_for()
     assert page.locator("#lab-problems li").first.inner_text().startswith("5: $.scoring.chip_received: ")
     look(page, f"lab-{lang}-{width}")
+    # A tiny run to the end: its panel (progress, findings in English marked as such, downloads, charts) fits too.
+    page.fill("#lab-text", page.input_value("#lab-text").replace("scoring: {chip_received: two}\n", ""))
+    wait_valid(page)
+    page.fill("#lab-games", "2")
+    page.click("#lab-run-button")
+    page.wait_for_function("() => !document.querySelector('#lab-results').hidden", timeout=120_000)
+    assert page.get_attribute("#lab-findings", "lang") == "en" and page.locator("#lab-files a").count() >= 3
+    page.wait_for_function("() => [...document.querySelectorAll('#lab-charts img')].every((img) => img.complete && img.naturalWidth > 0)")
+    look(page, f"lab-{lang}-{width}-run")
     context.close()
