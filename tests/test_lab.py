@@ -87,6 +87,8 @@ def test_a_knob_set_in_the_form_is_written_into_the_yaml_and_read_back(client):
     assert answer["diff"] == [{"path": "$.scoring.chip_received", "parent": "1", "value": "3"}]
     both = check(client, text=answer["text"], set={"path": "players", "value": [4, 3]})
     assert both["knobs"]["players"] == [3, 4] and both["knobs"]["scoring.chip_received"] == 3
+    kept = check(client, text=both["text"], set={"path": "scoring.unspent_scout_show_chip", "value": 2})
+    assert kept["knobs"]["scoring.unspent_scout_show_chip"] == 2 and any(d["path"] == "$.scoring.unspent_scout_show_chip" for d in kept["diff"])
     rounds = check(client, text=both["text"], set={"path": "rounds.count", "value": 2})
     assert rounds["knobs"]["rounds.count"] == 2 and any(d["path"] == "$.rounds.count" for d in rounds["diff"])
 

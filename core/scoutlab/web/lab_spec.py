@@ -55,6 +55,7 @@ KNOBS = (
     Knob("scoring.captured_card", "int", N_("Points per captured card"), -5, 5),
     Knob("scoring.chip_received", "int", N_("Points per Scout chip received"), -5, 5),
     Knob("scoring.unspent_chip", "int", N_("Points per Scout chip still held at the end of a round"), -5, 5),
+    Knob("scoring.unspent_scout_show_chip", "int", N_("Points per Scout & Show chip still held at the end of a round"), -5, 5),
     Knob("scoring.card_in_hand", "int", N_("Points per card left in hand"), -5, 5),
     Knob("scoring.exempt_last_show_owner", "bool", N_("The owner of the last show loses no points for their hand")),
     Knob("scout_and_show.chips_per_round", "int", N_("Scout & Show chips per round"), 0, 5),
