@@ -110,11 +110,11 @@ MUTATIONS = [
              "while j < n and tops[j] - prev == step:", "while j < n and abs(tops[j] - prev) == 1:"),
     # -- Scout & Show (docs/rules.md §3C, §10.3) -------------------------------------------------
     Mutation("scout-and-show-beats-the-set-before-the-scout", "3C, 10.3: the show beats the set as it is after the scout",
-             "beat = active_set_key(active[:-1] if end else active[1:])", "beat = active_set_key(active)"),
+             "beat: i64 = active_set_key(active[:-1] if end else active[1:])", "beat: i64 = active_set_key(active)"),
     Mutation("scout-and-show-chip-not-spent", "3C: Scout & Show once per player per round",
              '        t.scout_show_chips[seat] -= 1\n', ''),
     Mutation("scout-and-show-without-a-chip", "3C, 7: no Scout & Show without its chip",
-             '_may_scout(t, seat), t.scout_show_chips[seat] > 0,', '_may_scout(t, seat), True,'),
+             '_may_scout(t, seat), scout_shows and t.scout_show_chips[seat] > 0,', '_may_scout(t, seat), scout_shows,'),
     # -- deck, deal, hand flip, rounds (docs/rules.md §1, §2, §6, §10.5-§10.7) -------------------
     Mutation("removal-misses-bottom-numbers", "1, 10.6: every card with a removed number leaves the deck",
              "if c >> SHIFT == n or c & MASK == n", "if c >> SHIFT == n"),

@@ -241,7 +241,8 @@ def test_extends_says_the_same_of_every_file_that_is_not_a_spec(tmp_path, capsys
         (tmp_path / "spec.yaml").write_text(f"extends: ./{name}\nname: curious\n")
         err = one_line_error(capsys, ["validate", str(tmp_path / "spec.yaml")])
         said.add(err.replace(name, "FILE"))
-        assert "37" not in err and "23" not in err and "secret" not in err and "value" not in err
+        told = err.replace(str(tmp_path), "TMP")  # pytest's folder name may hold any digits
+        assert "37" not in told and "23" not in told and "secret" not in told and "value" not in told
     assert len(said) == 1, said
 
 
