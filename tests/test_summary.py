@@ -160,6 +160,8 @@ KNOB_CHANGES = [
     ("end_conditions: [hand_emptied]", "score.no_exemption", {}),
     ("scoring: {card_in_hand: -2}", "score.in_hand", {"points": -2}),
     ("scoring: {unspent_chip: 1}", "score.unspent", {"points": 1}),
+    ("scoring: {unspent_scout_show_chip: 1}", "score.unspent_scout_show", {"points": 1}),
+    ("scoring: {unspent_scout_show_chip: 1}", "score.worthless", {}),  # the chips score: only the set's cards are worthless
     ("scoring: {captured_card: 2}", "score.captured", {"points": 2}),
     ("rounds: {count: 3}", "game.rounds.many", {"count": 3}),
     ("rounds: {count: 1}", "game.rounds.one", {}),

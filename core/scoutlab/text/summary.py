@@ -99,6 +99,7 @@ MESSAGES: dict[str, str] = {
     "score.captured": "{points:+} for each captured card",
     "score.received": "{points:+} for each Scout chip received",
     "score.unspent": "{points:+} for each Scout chip still held",
+    "score.unspent_scout_show": "{points:+} for each Scout & Show chip still held",
     "score.in_hand": "{points:+} for each card still in hand",
     "score.exemption": "The owner of the last show loses nothing for the cards in their hand when the round ends this way: {conditions:or}.",
     "score.no_exemption": "Nobody is exempt from the points for cards in hand.",
@@ -371,6 +372,7 @@ def _scoring(rules: Rules):
             ("score.captured", rules.points_captured),
             ("score.received", rules.points_received),
             ("score.unspent", rules.points_unspent),
+            ("score.unspent_scout_show", rules.points_unspent_scout_show if rules.sns_chips else 0),
             ("score.in_hand", rules.points_in_hand),
         )
         if value
@@ -382,7 +384,9 @@ def _scoring(rules: Rules):
             yield Sentence("score.exemption", {"conditions": exempting})
         else:
             yield Sentence("score.no_exemption")
-    yield Sentence("score.worthless_scout_show" if rules.sns_chips else "score.worthless")
+    # A held Scout & Show chip that scores is not worthless: then only the active set's cards are.
+    chips_worthless = rules.sns_chips and not rules.points_unspent_scout_show
+    yield Sentence("score.worthless_scout_show" if chips_worthless else "score.worthless")
     adjusting = [name for name in implementers(rules.plugins, "scoutlab_score_round") if name != "builtin"]
     if adjusting:
         yield Sentence("score.plugins", {"names": sorted(adjusting)})
