@@ -48,7 +48,7 @@ def extract():
     # The rules summary keeps its English in one dict, and end conditions describe themselves.
     for key, english in MESSAGES.items():
         message = (PLURALS[key][0], english) if key in PLURALS else english
-        catalog.add(message, None, [("summary.py", 0)], auto_comments=[f"scoutlab.summary.MESSAGES[{key!r}]"])
+        catalog.add(message, None, [("summary.py", 0)], auto_comments=[f"scoutlab.text.summary.MESSAGES[{key!r}]"])
     for conditions in make_manager([]).hook.scoutlab_end_conditions():
         for name, condition in (conditions or {}).items():
             catalog.add(condition.description, None, [("builtin.py", 0)], auto_comments=[f"end condition {name}"])
