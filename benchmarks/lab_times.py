@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import tempfile
 import time
+from pathlib import Path
 
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from scoutlab.web.context import WebContext
 from scoutlab.web.lab import make_router
 from scoutlab.web.lab_jobs import Jobs
 
@@ -41,7 +44,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     jobs = Jobs()
     app = FastAPI()
-    app.include_router(make_router(jobs))
+    web = WebContext.open(str(Path(tempfile.mkdtemp(prefix="scoutlab-lab-times-")) / "matches.sqlite3"))  # the pages' context
+    web.install(app)
+    app.include_router(make_router(web, jobs))
     client = TestClient(app)
     try:
         client.post("/lab/api/check", json={"text": HOUSE})  # the first check loads the official rules: not timed

@@ -1,9 +1,11 @@
-"""Shared by the lab's tests: the lab's router on an app of its own, behind the web's own doors (Guard, Doors)."""
+"""Shared by the lab's tests: the lab's router on an app of its own (with a context of its own), behind the web's own
+doors (Guard, Doors)."""
 
 from __future__ import annotations
 
 import time
 from importlib import resources
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +15,7 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from fastapi.testclient import TestClient
 
+from scoutlab.web.context import WebContext
 from scoutlab.web.doors import Doors
 from scoutlab.web.guard import Guard
 from scoutlab.web.lab import make_router
@@ -21,11 +24,14 @@ from scoutlab.web.lab_jobs import Jobs
 HOUSE = "schema_version: 1\nextends: official\nname: chips-two\nkind: house\nscoring: {chip_received: 2}\n"
 
 
-def lab_client(jobs: Jobs) -> TestClient:
-    """The lab alone, behind the same middleware the app runs (body caps, same-origin writes, headers, the Host)."""
+def lab_client(jobs: Jobs, folder: Path) -> TestClient:
+    """The lab alone, behind the same middleware the app runs (body caps, same-origin writes, headers, the Host); its
+    context keeps its (unused) matches in `folder`."""
     app = FastAPI()
+    web = WebContext.open(str(folder / "matches.sqlite3"), engine_threads=1, bot_threads=1)
+    web.install(app)
     app.mount("/static", StaticFiles(directory=str(resources.files("scoutlab.web") / "static")), name="static")
-    app.include_router(make_router(jobs))
+    app.include_router(make_router(web, jobs))
     app.add_middleware(Guard, message=lambda scope, what, limit: f"refused: {what} ({limit // 1024} KB)")
     app.add_middleware(Doors, hosts=frozenset({"testserver", "localhost"}))
     return TestClient(app)

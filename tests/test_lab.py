@@ -32,8 +32,8 @@ def jobs(tmp_path):
 
 
 @pytest.fixture
-def client(jobs):
-    return lab_client(jobs)
+def client(jobs, tmp_path):
+    return lab_client(jobs, tmp_path)
 
 
 def check(client, **body) -> dict:
@@ -203,7 +203,7 @@ def test_cancel_stops_the_process_and_its_progress(client, jobs):
 
 def test_more_jobs_than_run_at_once_are_refused_until_one_ends(tmp_path):
     jobs = Jobs(tmp_path / "lab", max_running=1)
-    client = lab_client(jobs)
+    client = lab_client(jobs, tmp_path)
     try:
         first = client.post("/lab/api/jobs", json={"kind": "compare", "text": HOUSE, "games": MAX_GAMES}).json()["id"]
         second = client.post("/lab/api/jobs", json={"kind": "compare", "text": HOUSE, "games": 2})
@@ -225,7 +225,7 @@ def test_the_time_limit_stops_a_run_which_keeps_what_it_played(client, jobs):
 
 def test_a_run_that_cannot_stop_in_time_is_terminated_and_says_so(tmp_path):
     jobs = Jobs(tmp_path / "lab", max_seconds=0, grace_seconds=0)
-    client = lab_client(jobs)
+    client = lab_client(jobs, tmp_path)
     try:
         job_id = client.post("/lab/api/jobs", json={"kind": "compare", "text": HOUSE, "games": MAX_GAMES}).json()["id"]
         job = wait_for(client, job_id)
@@ -239,7 +239,7 @@ def test_a_run_that_cannot_stop_in_time_is_terminated_and_says_so(tmp_path):
 
 def test_finished_runs_are_forgotten_after_their_time(tmp_path):
     jobs = Jobs(tmp_path / "lab", keep_seconds=0)
-    client = lab_client(jobs)
+    client = lab_client(jobs, tmp_path)
     try:
         job_id = client.post("/lab/api/jobs", json={"kind": "compare", "text": HOUSE, "games": 2}).json()["id"]
         wait_for(client, job_id, lambda job: job.get("state") != "running")  # a 404 (already forgotten) ends the wait too

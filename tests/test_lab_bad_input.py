@@ -31,8 +31,9 @@ PYTHON_TEXT = ("Traceback", "invalid literal", "Exceeds the limit", "RecursionEr
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):
-    jobs = Jobs(tmp_path_factory.mktemp("lab") / "jobs")
-    yield lab_client(jobs)
+    folder = tmp_path_factory.mktemp("lab")
+    jobs = Jobs(folder / "jobs")
+    yield lab_client(jobs, folder)
     jobs.close()
 
 

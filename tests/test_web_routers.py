@@ -16,11 +16,14 @@ pytest.importorskip("httpx2", reason="the web extra is not installed")
 
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.testclient import TestClient
+from lab_helpers import HOUSE
 from starlette.routing import BaseRoute
 
+from scoutlab.web import lab
 from scoutlab.web.app import create_app, routers
 from scoutlab.web.context import WebContext
 from scoutlab.web.failures import HANDLERS
+from scoutlab.web.lab_jobs import Jobs
 from scoutlab.web.live import Streams
 from scoutlab.web.routes import api, static, table
 from scoutlab.web.store import MatchDamaged, StorageFull
@@ -108,6 +111,28 @@ def test_the_static_router_alone_serves_files_and_rules_pages(web):
     assert missing.status_code == 404 and "There is no variant called nope." in missing.text
 
 
+def test_the_lab_router_alone_checks_and_runs_in_its_contexts_lab_and_closes_it_on_shutdown(web, tmp_path):
+    jobs = Jobs(tmp_path / "lab")
+    app = FastAPI()
+    web.install(app)
+    app.include_router(lab.make_router(web, jobs))
+    assert web.lab is not None and web.lab.jobs is jobs
+    with TestClient(app) as client:  # leaving the block shuts the app down, which must close the lab's runs
+        page = client.get("/lab?lang=el")
+        assert page.status_code == 200 and 'lang="el"' in page.text and client.cookies["lang"] == "el"  # the context's page()
+        answer = client.post("/lab/api/check", json={"text": "", "start": "official"}).json()
+        assert answer["valid"] and answer["parent"] == "official" and "extends: official" in answer["text"]
+        started = client.post("/lab/api/jobs", json={"kind": "compare", "text": HOUSE, "games": 1})
+        assert started.status_code == 200, started.text
+        job_id = started.json()["id"]
+        assert jobs.get(job_id) is not None  # the run is in the lab the context was given
+        assert client.post(f"/lab/api/jobs/{job_id}/cancel").json()["id"] == job_id
+        assert client.get("/lab/api/jobs/nope").status_code == 404
+        for path in ("/", "/m/x", "/api/m/x", "/rules/official", "/static/lab.js"):
+            assert client.get(path).status_code == 404, path
+    assert not (tmp_path / "lab").exists()  # closed: its runs stopped and their files removed
+
+
 @pytest.mark.parametrize(("router", "foreign"), [
     (api.router, ["/", "/m/x", "/rules/official", "/static/table.js"]),
     (table.router, ["/api/m/x", "/rules/official", "/static/table.js"]),
@@ -127,14 +152,14 @@ def test_two_apps_keep_their_matches_apart(web, tmp_path):
     other.matches.store.close()
 
 
-def test_the_routers_paths_do_not_overlap():
+def test_the_routers_paths_do_not_overlap(web):
     """So the order of routers() decides nothing: each path belongs to one router."""
     seen: dict[str, int] = {}
-    for index, router in enumerate(routers()):
+    for index, router in enumerate(routers(web)):
         for path in paths(router):
             assert path not in seen, f"{path} is in routers {seen[path]} and {index}"
             seen[path] = index
-    assert {"/api/new", "/new", "/m/{token}", "/static", "/rules/{variant}"} <= set(seen)
+    assert {"/api/new", "/new", "/m/{token}", "/static", "/rules/{variant}", "/lab", "/lab/api/check"} <= set(seen)
 
 
 def test_the_app_serves_every_router(tmp_path):

@@ -23,14 +23,14 @@ from scoutlab.web.lab import make_router as lab_router
 from scoutlab.web.routes import api, static, table
 
 
-def routers() -> list[APIRouter]:
+def routers(web: WebContext) -> list[APIRouter]:
     """The app's routers, in the order they are matched. To add one, add a line; called once per app, so a
-    router with state of its own (a `make_router()` call) gets a fresh one for each app."""
+    router with state of its own (a `make_router(web)` call, keeping it in the app's context) gets a fresh one for each app."""
     return [
         api.router,  # /api/...: the JSON API the table's script calls
         table.router,  # /, /new, /m/...: the start page and the match pages
         static.router,  # /static/..., /rules/...: the scripts and styles, How to play for each shipped variant
-        lab_router(),  # /lab...: the variant lab, its checks and its runs (docs/lab.md)
+        lab_router(web),  # /lab...: the variant lab, its checks and its runs (docs/lab.md)
     ]
 
 
@@ -59,6 +59,6 @@ def create_app(db_path: str, bot_delay_ms: int = 700, engine_threads: int = 4, b
     app.add_middleware(Doors, hosts=hosts)  # added last, so outermost: the Host is checked before anything else
     for kind, handler in HANDLERS.items():
         app.add_exception_handler(kind, handler)
-    for router in routers():
+    for router in routers(web):
         app.include_router(router)
     return app

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, JSONResponse
@@ -26,13 +26,17 @@ from scoutlab.web.matches import Match, Matches
 from scoutlab.web.store import MatchStore
 from scoutlab.web.strings import page_strings
 
+if TYPE_CHECKING:
+    from scoutlab.web.lab import Lab
+
 
 def language(request: Request) -> str:
     """The request's language: ?lang=, then the `lang` cookie, then Accept-Language."""
     chosen = request.query_params.get("lang") or request.cookies.get("lang")
+    # Each read only so far (a language code is short, a browser's header far shorter): a huge one costs no time.
     if chosen:
-        return i18n.normalize(chosen)
-    return i18n.from_accept_language(request.headers.get("accept-language"))
+        return i18n.normalize(chosen[:20])
+    return i18n.from_accept_language((request.headers.get("accept-language") or "")[:500])
 
 
 def error(status: int, message: str) -> JSONResponse:
@@ -61,6 +65,7 @@ class WebContext:
     bot_pool: ThreadPoolExecutor
     compile_pool: ThreadPoolExecutor
     bot_delay_ms: int = 700
+    lab: Lab | None = None  # the variant lab's runs and threads, set when its router is made (lab.make_router)
 
     @classmethod
     def open(cls, db_path: str, bot_delay_ms: int = 700, engine_threads: int = 4, bot_threads: int = 4) -> WebContext:
