@@ -9,6 +9,10 @@ file is written anew.
     python scripts/tune_shipped.py                       # every variant and count: about 45 minutes on 2 cores
     python scripts/tune_shipped.py --only house-wrap:4   # one, kept beside the others already in the file
     python scripts/tune_shipped.py --only house-wrap:3 --generations 1 --games 4 --check-games 4 --out /tmp/t.json
+    python scripts/tune_shipped.py --rekey               # same weights, each entry's digest as play_digest now makes it
+
+`--rekey` is for a change that alters no game but changes digests (how the digest is made, a spec
+field's spelling): it tunes nothing. After a change to what a game plays, tune again instead.
 """
 
 from __future__ import annotations
@@ -45,7 +49,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check-games", type=int)
     parser.add_argument("--workers", type=int)
     parser.add_argument("--out", type=Path, default=SHIPPED, help="the tunings file to write (default: the package's)")
+    parser.add_argument("--rekey", action="store_true", help="tune nothing: give each entry its variant's digest as made today")
     args = parser.parse_args(argv)
+    if args.rekey:
+        return rekey(args.out)
     budget = budget_for(False, args.generations, args.games, args.check_games)
     todo = [(name, int(n)) for name, _, n in (text.rpartition(":") for text in args.only)] if args.only else formats()
     kept: dict[tuple[str, int], dict] = {}
@@ -60,6 +67,16 @@ def main(argv: list[str] | None = None) -> int:
     entries = [kept[key] for key in sorted(kept)]
     args.out.write_text(json.dumps({"format": tuned.FORMAT, "tuned": entries}, indent=2) + "\n")
     print(f"wrote {len(entries)} tunings to {args.out}")
+    return 0
+
+
+def rekey(path: Path) -> int:
+    """Each entry of the tunings file gets its variant's play digest as play_digest makes it now; weights unchanged."""
+    data = json.loads(path.read_text())
+    for entry in data["tuned"]:
+        entry["digest"] = tuned.play_digest(load_rules(entry["variant"]))
+    path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    print(f"gave {len(data['tuned'])} tunings today's digests in {path}")
     return 0
 
 

@@ -147,6 +147,24 @@ def test_the_play_digest_ignores_names_and_words_and_sees_every_rule():
         assert tuned.play_digest(variant("official", body)) != tuned.play_digest(base), body
 
 
+def test_a_knob_at_its_default_leaves_the_digest_alone():
+    # A knob added later at a default that keeps the old game must not orphan every tuning made before it.
+    base = variant("official", "", name="one")
+    stated = variant("official", "scoring: {unspent_scout_show_chip: 0}\ndeck: {remove: {'3': {containing: [10], cards: []}}}")
+    assert tuned.play_digest(stated) == tuned.play_digest(base)
+    assert tuned.play_digest(variant("official", "scoring: {unspent_scout_show_chip: 1}")) != tuned.play_digest(base)
+
+
+def test_leaving_out_defaults_loses_nothing_the_filling_cannot_put_back():
+    from scoutlab.spec.variant import VARIANT_SCHEMA_ID, _fill_defaults, _registry, without_defaults
+    for name in ("official", "house-wrap", "two-player-28"):
+        doc = load_rules(name).spec.doc
+        trimmed = without_defaults(doc)
+        assert trimmed != doc  # something was at its default, or this proves nothing
+        _fill_defaults(trimmed, _registry().contents(VARIANT_SCHEMA_ID))
+        assert trimmed == doc, name
+
+
 def _tuned(rules: Rules, players: int, capture: float = 9.0) -> tuned.Tuned:
     weights = {**tune_start(rules, players), "capture": capture}
     return tuned.Tuned(rules.name, players, tuned.play_digest(rules), weights, "by hand", "none")

@@ -29,6 +29,8 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from scoutlab.spec.variant import without_defaults
+
 if TYPE_CHECKING:
     from scoutlab.rules import Rules
 
@@ -58,10 +60,13 @@ class Tuned:
 
 
 def play_digest(rules: Rules) -> str:
-    """The SHA-256 of everything in the rules' merged spec that a game can see (cached per rules object)."""
+    """The SHA-256 of everything in the rules' merged spec that a game can see (cached per rules object).
+
+    Values at their schema default are left out: a knob added later, at a default that keeps the old game,
+    leaves every tuning's digest as it was."""
     found = _digests.get(rules)
     if found is None:
-        played = {key: value for key, value in rules.spec.doc.items() if key not in NOT_PLAYED}
+        played = {key: value for key, value in without_defaults(rules.spec.doc).items() if key not in NOT_PLAYED}
         text = json.dumps(played, sort_keys=True, separators=(",", ":"))
         found = _digests[rules] = hashlib.sha256(text.encode()).hexdigest()
     return found

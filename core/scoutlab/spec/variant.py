@@ -237,6 +237,29 @@ def _fill_defaults(instance: Any, schema: Mapping[str, Any]) -> None:
             _fill_defaults(item, schema["items"])
 
 
+
+def without_defaults(doc: Mapping[str, Any]) -> dict[str, Any]:
+    """A merged spec's document less every value equal to its schema default: the inverse of the filling, so two
+    specs that play alike give the same result, and a knob added later at its default changes nothing here."""
+    trimmed = _trim_defaults(copy.deepcopy(dict(doc)), _registry().contents(VARIANT_SCHEMA_ID))
+    return trimmed if isinstance(trimmed, dict) else {}
+
+
+def _trim_defaults(instance: Any, schema: Mapping[str, Any]) -> Any:
+    if "$ref" in schema:
+        schema = {**_registry().resolver(VARIANT_SCHEMA_ID).lookup(schema["$ref"]).contents, **schema}
+    if isinstance(instance, dict):
+        properties = schema.get("properties", {})
+        extra = schema.get("additionalProperties")
+        for key in list(instance):
+            sub = properties.get(key, extra if isinstance(extra, dict) else {})
+            instance[key] = _trim_defaults(instance[key], sub)
+            if "default" in sub and instance[key] == _trim_defaults(copy.deepcopy(sub["default"]), sub):
+                del instance[key]
+    elif isinstance(instance, list) and isinstance(schema.get("items"), dict):
+        return [_trim_defaults(item, schema["items"]) for item in instance]
+    return instance
+
 # --------------------------------------------------------------------------- checks a schema cannot state
 
 
