@@ -375,3 +375,12 @@ def test_an_error_answer_is_cut_at_2000_characters(tmp_path):
     [answer] = _run_engine(json.dumps({"cmd": "new_game", "variant": str(spec)}) + "\n")
     assert answer["ok"] is False and answer["error"].startswith(f"{spec}:3: $.knob_0: unknown key 'knob_0'")
     assert len(answer["error"]) < 2100 and answer["error"].endswith("more characters)")
+
+
+@pytest.mark.parametrize("text", ["²/3", "3/¹⁰", "٣/٤"])
+def test_a_card_in_other_digits_is_refused_in_the_cards_own_words(text):
+    # str.isdigit() passes '²' and Arabic-Indic digits; int() refuses the first with Python's own text.
+    from scoutlab.engine.cards import parse_card
+
+    with pytest.raises(ValueError, match="is not a card: write it as top/bottom"):
+        parse_card(text)

@@ -188,6 +188,7 @@ def test_a_position_file_loads_with_its_variant_path_relative_to_it(tmp_path: Pa
 
 BAD = [
     ('hands: ["1/2 2/x", "3/4", "5/6"]', "1: $.hands[0]: '1/2 2/x' is not a list of cards"),
+    ('hands: ["1/2 2/²", "3/4", "5/6"]', "1: $.hands[0]: '1/2 2/²' is not a list of cards"),  # isdigit() passes '²'
     ('hands: ["1/2 2/2", "3/4", "5/6"]', "1: $.hands[0]: '2/2' is not a card: its two numbers must differ"),
     ('hands: ["1/2 2/11", "3/4", "5/6"]', "1: $.hands[0]: 2/11 is not in the deck of variant 'official': numbers run from 1 to 10"),
     ('hands: ["1/2 2/10", "3/4", "5/6"]', "1: $.hands[0]: 2/10 is not in play: variant 'official' removes it for 3 players"),

@@ -99,6 +99,11 @@ def nesting(value: Any) -> int:
     return deepest
 
 
+def digits(text: str) -> bool:
+    """Whether `text` is a whole number int() reads: ASCII digits only (str.isdigit() also passes '²', which int() refuses)."""
+    return text.isascii() and text.isdigit()
+
+
 def too_deep() -> str:
     """The one wording for nesting past MAX_NESTING, so every door says the same."""
     return f"nested deeper than {MAX_NESTING} levels of lists and mappings"

@@ -7,7 +7,7 @@ engine's hot loop free of object allocation.
 
 from __future__ import annotations
 
-from scoutlab.base.limits import excerpt
+from scoutlab.base.limits import digits, excerpt
 
 SHIFT = 5
 MASK = (1 << SHIFT) - 1
@@ -51,7 +51,7 @@ def format_card(c: int) -> str:
 def parse_card(text: str) -> int:
     """Parse `top/bottom`; raises ValueError with the reason."""
     parts = text.strip().split("/")
-    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+    if len(parts) != 2 or not all(digits(p.strip()) for p in parts):
         raise ValueError(f"{excerpt(text)} is not a card: write it as top/bottom, e.g. 3/7")
     t, b = (int(p) for p in parts)
     if t == b:

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from scoutlab.base.limits import digits
 from scoutlab.bots import split_bots
 from scoutlab.sim import ADVANTAGE_CAP, LINEUP, WEAK_BOT, run
 from scoutlab.sim.gamedata import TABLES, CsvSink, GameData, ParquetSink, require_pandas
@@ -185,7 +186,7 @@ def players_option(text: str) -> int | str:
 def parse_spec(text: str, players: int | str | None) -> tuple[str, int | None]:
     """`official:4` -> ("official", 4); `house.yaml` -> ("house.yaml", players)."""
     name, colon, count = text.rpartition(":")
-    if colon and count.isdigit() and name:
+    if colon and digits(count) and name:
         if len(count) > 3:  # no variant seats a thousand players; int() of a long text is slow, or refused
             raise ValueError(f"{name}: {count[:20]}{'...' * (len(count) > 20)} players is more than any variant seats")
         return name, int(count)

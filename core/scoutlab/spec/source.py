@@ -14,7 +14,7 @@ from typing import Any
 
 import yaml
 
-from scoutlab.base.limits import MAX_KEY_CHARS, MAX_NESTING, excerpt, too_deep
+from scoutlab.base.limits import MAX_KEY_CHARS, MAX_NESTING, digits, excerpt, too_deep
 
 #: A JSON path as a tuple of keys and list indices; () is the document itself.
 JsonPath = tuple[str | int, ...]
@@ -72,7 +72,7 @@ def parse_path(text: str) -> JsonPath:
             i = j
         elif text[i] == "[":
             j = text.find("]", i)
-            if j < 0 or not text[i + 1 : j].isdigit():
+            if j < 0 or not digits(text[i + 1 : j]):
                 raise ValueError(f"bad index in JSON path {text!r}")
             parts.append(int(text[i + 1 : j]))
             i = j + 1

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from scoutlab.base.limits import digits
 from scoutlab.text.i18n import N_, Gettext, N_plural, ngettext
 
 # The spec layer's sentences, as it words them: `{field}` stands for what it fills in.
@@ -210,7 +211,7 @@ def translate_message(message: str, _: Gettext) -> str:
         return message + suffix
     template, fields = found
     fields = {key: _phrase(value, _) if key in _PHRASE_FIELDS else value for key, value in fields.items()}
-    if template in _COUNTED and fields[_COUNTED[template][1]].isdigit():
+    if template in _COUNTED and digits(fields[_COUNTED[template][1]]):
         (singular, plural), field = _COUNTED[template]
         return ngettext(singular, plural, int(fields[field]), _, **fields) + suffix
     return _(template, **fields) + suffix

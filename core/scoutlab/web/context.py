@@ -19,6 +19,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.templating import Jinja2Templates
 
+from scoutlab.base.limits import digits
 from scoutlab.text import i18n
 from scoutlab.web.events import table_json
 from scoutlab.web.live import Streams
@@ -51,7 +52,7 @@ def no_match(request: Request) -> JSONResponse:
 def log_from(request: Request) -> int:
     """The first log line the client lacks (`?log_from=N`), checked by length before any int()."""
     text = request.query_params.get("log_from", "0")
-    return int(text) if text.isdigit() and len(text) < 10 else 0
+    return int(text) if digits(text) and len(text) < 10 else 0
 
 
 @dataclass

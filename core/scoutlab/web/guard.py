@@ -16,6 +16,8 @@ import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from scoutlab.base.limits import digits
+
 Scope = dict[str, Any]
 Message = dict[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -129,8 +131,8 @@ class Guard:
             return
         limit = body_limit(scope["path"])
         declared = _header(scope, b"content-length")
-        if declared is not None and (not declared.isdigit() or len(declared) > 15 or int(declared) > limit):
-            if declared.isdigit() and len(declared) <= 15 and (_header(scope, b"expect") or "").lower() != "100-continue":
+        if declared is not None and (not digits(declared) or len(declared) > 15 or int(declared) > limit):
+            if digits(declared) and len(declared) <= 15 and (_header(scope, b"expect") or "").lower() != "100-continue":
                 await drain(receive, 0, int(declared))  # a client waiting for 100-continue has sent nothing: answer now
             await refuse(413, "too-large", limit)
             return

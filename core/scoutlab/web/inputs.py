@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from scoutlab.base.limits import digits
+
 #: A move in notation is short ("scout right flip 12 show 3-14"); anything longer is not a move.
 MAX_ACTION_CHARS = 64
 #: Characters of a client's input quoted back in a message.
@@ -40,7 +42,7 @@ def whole_number(value: Any, low: int, high: int, message: str) -> int:
     if isinstance(value, str):
         text = value.strip()
         # Checked by length first: int() of thousands of digits costs time and raises Python's own text.
-        if not text.isdigit() or len(text) > len(str(high)):
+        if not digits(text) or len(text) > len(str(high)):
             raise BadInput(message)
         value = int(text)
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:

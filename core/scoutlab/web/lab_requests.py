@@ -9,6 +9,7 @@ from typing import Any
 
 from fastapi import Request
 
+from scoutlab.base.limits import digits as is_digits
 from scoutlab.rules import Rules, load_rules
 from scoutlab.text import i18n
 from scoutlab.text.i18n import N_, Gettext
@@ -195,7 +196,7 @@ def sweep_values(values: Any, low: int, high: int, _: Gettext) -> tuple[int, ...
 def small_number(part: str) -> int | None:
     """A whole number of at most three digits, maybe negative; None for anything else (checked before any int())."""
     digits = part.removeprefix("-")
-    if not digits.isdigit() or len(digits) > 3:
+    if not is_digits(digits) or len(digits) > 3:
         return None
     return -int(digits) if part.startswith("-") else int(digits)
 
