@@ -109,6 +109,15 @@ def test_a_bad_spec_gets_the_same_messages_as_scoutlab_validate(client, tmp_path
     assert [p.split("pasted.yaml", 1)[1] for p in problems] == [line.split("pasted.yaml", 1)[1] for line in printed]
 
 
+@pytest.mark.parametrize(("lang", "more"), [("en", "(and {n} more)"), ("el", "(και {n} ακόμη)"), ("bg", "(и още {n})")])
+def test_a_spec_with_several_problems_says_how_many_more_in_the_players_language(client, lang, more):
+    three_wrongs = "extends: official\nname: wrongs\nscoring: {card_in_hand: lots, captured_card: many, chip_received: x}\n"
+    answer = client.post(f"/api/new?lang={lang}", json={"spec": three_wrongs, "players": 3})
+    problems = answer.json()["problems"]
+    assert len(problems) == 3
+    assert answer.json()["error"].endswith(more.format(n=len(problems) - 1))
+
+
 def test_the_form_shows_spec_problems_on_the_page(client):
     answer = client.post("/new", data={"variant": "official", "players": "3", "spec_text": BROKEN})
     assert answer.status_code == 422

@@ -12,15 +12,15 @@ sending one header byte a minute would hold a connection for ever).
 
 from __future__ import annotations
 
-import contextlib
 import html
 import json
 from collections.abc import Callable, Iterable
-from http.cookies import CookieError, SimpleCookie
 from typing import Any
-from urllib.parse import parse_qs
+
+from starlette.requests import Request
 
 from scoutlab.text import i18n
+from scoutlab.web.context import language
 from scoutlab.web.guard import Message, Receive, Scope, Send
 
 #: Names a server on this machine is always reached by.
@@ -81,14 +81,8 @@ class Doors:
 
 
 def _language(scope: Scope) -> str:
-    """The refused request's language as the app chooses it: ?lang=, then the lang cookie, then Accept-Language."""
-    headers = {key: value.decode("latin-1") for key, value in scope.get("headers", ())}
-    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
-    cookies = SimpleCookie()
-    with contextlib.suppress(CookieError):
-        cookies.load(headers.get(b"cookie", ""))
-    chosen = (query.get("lang") or [""])[0] or (cookies["lang"].value if "lang" in cookies else "")
-    return i18n.normalize(chosen) if chosen else i18n.from_accept_language(headers.get(b"accept-language"))
+    """The refused request's language, chosen as every page chooses it (and as cheaply bounded)."""
+    return language(Request(scope))
 
 
 async def _refuse_host(scope: Scope, send: Send, hosts: list[str]) -> None:

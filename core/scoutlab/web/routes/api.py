@@ -19,7 +19,7 @@ from scoutlab.engine.actions import NotationError, parse_action
 from scoutlab.engine.state import IllegalAction
 from scoutlab.spec.variant import SpecError
 from scoutlab.text import i18n
-from scoutlab.text.i18n import Gettext
+from scoutlab.text.i18n import Gettext, ngettext
 from scoutlab.text.spec_messages import translate_problem
 from scoutlab.web.context import WebContext, error, language, log_from, no_match, web_context
 from scoutlab.web.events import table_json
@@ -67,7 +67,9 @@ async def api_new(request: Request) -> Response:
         match = await web.off_loop(partial(new_from, web, body, _), web.compile_pool)
     except SpecError as exc:
         problems = short_problems([translate_problem(p, _) for p in exc.problems])
-        first = problems[0] if len(exc.problems) == 1 else f"{problems[0]} (and {len(exc.problems) - 1} more)"
+        more = len(exc.problems) - 1
+        first = problems[0] if not more else ngettext("{problem} (and {count} more)", "{problem} (and {count} more)", more, _,
+                                                     problem=problems[0], count=more)
         return JSONResponse({"error": first, "problems": problems}, status_code=422)
     except (ValueError, BotError, TypeError) as exc:
         return error(422, str(exc))
