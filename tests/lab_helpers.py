@@ -3,6 +3,7 @@ doors (Guard, Doors)."""
 
 from __future__ import annotations
 
+import signal
 import time
 from importlib import resources
 from pathlib import Path
@@ -19,7 +20,7 @@ from scoutlab.web.context import WebContext
 from scoutlab.web.doors import Doors
 from scoutlab.web.guard import Guard
 from scoutlab.web.lab import make_router
-from scoutlab.web.lab_jobs import Jobs
+from scoutlab.web.lab_jobs import Jobs, play
 
 HOUSE = "schema_version: 1\nextends: official\nname: chips-two\nkind: house\nscoring: {chip_received: 2}\n"
 
@@ -47,3 +48,10 @@ def wait_for(client: TestClient, job_id: str, done=lambda job: job["state"] != "
         if time.monotonic() > deadline:
             pytest.fail(f"the job did not get there in {seconds} s: {job['state']} {job['done']}/{job['total']}")
         time.sleep(0.2)
+
+
+def deaf_play(ask_fields: dict, folder: str, counter) -> None:
+    """lab_jobs.play in a process that never takes SIGINT (blocked, it stays pending): a run that cannot stop at the
+    time limit, as one stuck in a step that never returns to the simulator's check."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})  # a handler set later changes no mask: still never taken
+    play(ask_fields, folder, counter)

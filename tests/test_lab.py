@@ -8,18 +8,20 @@ import html
 import io
 import json
 import re
+import signal
 import subprocess
 import sys
 import time
 
 import pytest
-from lab_helpers import HOUSE, lab_client, wait_for
+from lab_helpers import HOUSE, deaf_play, lab_client, wait_for
 from test_no_english_left import english_in
 from web_helpers import readable
 
 from scoutlab.base.errors import Problem
 from scoutlab.spec.variant import shipped_variants
 from scoutlab.text.i18n import gettext_for
+from scoutlab.web import lab_jobs
 from scoutlab.web.lab_jobs import MAX_GAMES, MAX_JOB_GAMES, Jobs
 from scoutlab.web.lab_spec import FILENAME, problem_line
 
@@ -199,6 +201,7 @@ def test_cancel_stops_the_process_and_its_progress(client, jobs):
     assert not process.is_alive()
     stopped = client.get(f"/lab/api/jobs/{job_id}").json()["done"]
     assert stopped < answer.json()["total"] and "findings" not in client.get(f"/lab/api/jobs/{job_id}").json()
+    assert client.get(f"/lab/jobs/{job_id}/games.csv").status_code == 404  # cut mid-write: never served
 
 
 def test_more_jobs_than_run_at_once_are_refused_until_one_ends(tmp_path):
@@ -223,16 +226,26 @@ def test_the_time_limit_stops_a_run_which_keeps_what_it_played(client, jobs):
     assert 0 < job["done"] < job["total"] and job["findings"]
 
 
-def test_a_run_that_cannot_stop_in_time_is_terminated_and_says_so(tmp_path):
-    jobs = Jobs(tmp_path / "lab", max_seconds=0, grace_seconds=0)
+def test_a_run_that_cannot_stop_in_time_is_terminated_and_says_so(tmp_path, monkeypatch):
+    monkeypatch.setattr(lab_jobs, "play", deaf_play)  # its process blocks SIGINT
+    jobs = Jobs(tmp_path / "lab", grace_seconds=0)
     client = lab_client(jobs, tmp_path)
     try:
         job_id = client.post("/lab/api/jobs", json={"kind": "compare", "text": HOUSE, "games": MAX_GAMES}).json()["id"]
+        wait_for(client, job_id, lambda job: job["done"] > 0)  # playing: its per-game CSV is half-written
+        process = jobs.get(job_id).process
+        jobs.max_seconds = 0  # the limit passes now: the SIGINT goes unheard, so the grace's end is what stops it
         job = wait_for(client, job_id)
-        assert job["timed_out"] and job["state"] in ("failed", "finished"), job
-        if job["state"] == "failed":  # stopped before it could keep anything: one line that says why
-            assert "time limit of 0 seconds" in job["error"]
-        assert not jobs.get(job_id).process.is_alive()
+        assert job["state"] == "failed" and job["timed_out"], job
+        assert job["error"] == "The run passed the time limit of 0 seconds and was stopped."
+        assert not {"findings", "charts", "files", "interrupted"} & set(job)
+        assert not process.is_alive() and process.exitcode == -signal.SIGTERM  # terminated, not ended by itself
+        folder = tmp_path / "lab" / job_id
+        assert (folder / "games.csv").is_file()  # cut mid-run: the lab keeps it on disk but never serves it
+        assert not (folder / "result.json").exists() and not (folder / "result.json.part").exists()
+        for name in ("games.csv", "rounds.csv", "report.html", "chart-0.png"):
+            assert client.get(f"/lab/jobs/{job_id}/{name}").status_code == 404, name
+        assert client.get(f"/lab/api/jobs/{job_id}").json() == job  # the same answer on every later look
     finally:
         jobs.close()
 

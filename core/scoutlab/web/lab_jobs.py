@@ -115,8 +115,8 @@ class Job:
         return json.loads(path.read_text(encoding="utf-8"))
 
     def file(self, name: str) -> Path | None:
-        """One of the job's files, if the name is one a job makes and it exists."""
-        if not FILES.match(name):
+        """One of a finished job's files, if the name is one a job makes and it exists."""
+        if not FILES.match(name) or self.state != FINISHED:  # a cancelled or failed run's data stopped mid-write
             return None
         path = self.folder / name
         return path if path.is_file() else None
