@@ -174,3 +174,67 @@ def test_the_lab_in_every_language_fits_and_reads_right_to_left_where_it_should(
     page.wait_for_function("() => [...document.querySelectorAll('#lab-charts img')].every((img) => img.complete && img.naturalWidth > 0)")
     look(page, f"lab-{lang}-{width}-run")
     context.close()
+
+
+# Set in the page before a run starts: every text the run's status line shows, and the bar's value at each.
+RECORD_PROGRESS = """() => {
+  window.labSeen = [];
+  const line = document.querySelector('#lab-job-status'), bar = document.querySelector('#lab-progress');
+  new MutationObserver(() => window.labSeen.push({text: line.textContent, value: bar.value, max: bar.max}))
+    .observe(line, {childList: true, characterData: true, subtree: true});
+}"""
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_designer_sweeps_one_knob_and_reads_its_trend_and_charts(server, browser, size):
+    width, height = size
+    context = context_for(browser, width, height)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: "Content Security Policy" in message.text and errors.append(message.text))
+    page.set_default_timeout(30_000)
+    tag = f"lab-sweep-{width}"
+    page.goto(f"{server}/lab?lang=en")
+    wait_valid(page)
+
+    # The sweep's own fields replace the comparison's: the field to sweep and its values.
+    assert page.locator("#lab-knob-field").is_hidden()
+    page.check("#lab-run-form input[name=kind][value=sweep]")
+    assert page.locator("#lab-knob-field").is_visible() and page.locator("#lab-values-field").is_visible()
+    assert page.locator("#lab-against-field").is_hidden()
+    page.select_option("#lab-knob", "scoring.chip_received")
+    page.fill("#lab-values", "0, 1, 2")
+    page.fill("#lab-games", "30")
+    look(page, f"{tag}-1-form")
+
+    page.evaluate(RECORD_PROGRESS)
+    page.click("#lab-run-button")
+    page.wait_for_function("() => document.querySelector('#lab-job-status').textContent.startsWith('Finished')", timeout=120_000)
+    job_id = page.evaluate("new URL(location.href).searchParams.get('job')")
+    job = page.request.get(f"{server}/lab/api/jobs/{job_id}").json()
+    assert job["state"] == "finished" and job["ask"]["kind"] == "sweep" and job["ask"]["values"] == "0, 1, 2", job
+    # Its progress as the page showed it: games played, of the run's games, the bar following.
+    seen = page.evaluate("window.labSeen")
+    playing = [s for s in seen if s["text"].startswith("Games played: ")]
+    assert playing, seen
+    assert all(s["text"] == f"Games played: {s['value']} of {s['max']}." and s["max"] == job["total"] for s in playing), playing
+    assert [s["value"] for s in playing] == sorted(s["value"] for s in playing)  # it only moves forward
+    assert page.evaluate("document.querySelector('#lab-progress').value") == job["total"]
+
+    # The findings lead with the sweep's trend in the swept field; its chart across the sweep loads with the others.
+    findings = page.locator("#lab-findings li").all_inner_texts()
+    trends = [line for line in findings if line.startswith("Each +1 in scoring.chip_received:")
+              or " is not a straight line in scoring.chip_received:" in line]
+    assert trends and findings[0] in trends, findings
+    page.wait_for_function("() => [...document.querySelectorAll('#lab-charts img')].every((img) => img.complete && img.naturalWidth > 0)")
+    titles = page.locator("#lab-charts figcaption strong").all_inner_texts()
+    assert any(title.endswith("across the sweep") for title in titles), titles
+    assert page.locator("#lab-charts img").count() == len(titles) == len(job["charts"])
+    links = page.eval_on_selector_all("#lab-charts figure > a", "(all) => all.map((a) => a.href === a.querySelector('img').src)")
+    assert links == [True] * len(titles)  # each chart opens full size, its words being tiny on a phone
+    assert page.locator("#lab-files a[href$='games.csv']").count() == 1
+    page.locator("#lab-findings").scroll_into_view_if_needed()
+    look(page, f"{tag}-2-findings")
+    assert not errors, errors
+    context.close()

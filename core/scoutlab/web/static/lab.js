@@ -272,7 +272,10 @@
       const note = document.createElement("span");
       note.lang = "en"; note.dir = "ltr"; note.textContent = chart.caption;
       caption.append(title, " ", note);
-      figure.append(img, caption);
+      const full = document.createElement("a");  // on a phone the chart's words are tiny: a tap opens it full size
+      full.href = chart.url;
+      full.append(img);
+      figure.append(full, caption);
       charts.append(figure);
     }
     $("lab-results").hidden = false;
