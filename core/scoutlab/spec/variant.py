@@ -114,14 +114,15 @@ def load_spec(name_or_path: str | os.PathLike[str]) -> Spec:
     """Load a shipped variant by name (`official`) or a spec file by path; raises `SpecError`."""
     source = _top_source(name_or_path)
     if source.base_dir is None:  # a shipped variant: read and validated once a process, each caller gets its own doc
-        spec = _load_shipped(source.label)
+        # Once per set of plugins on: a plugin switched off or installed since decides whether the spec is valid.
+        spec = _load_shipped(source.label, frozenset(plugin_host.available_plugins()))
         return Spec(spec.name, copy.deepcopy(spec.doc), spec.source, spec.chain, spec.origins)
     return _load(source)
 
 
 @functools.cache
-def _load_shipped(label: str) -> Spec:
-    """A shipped variant's Spec: package data, fixed for the process (the server loads one per new match)."""
+def _load_shipped(label: str, plugins_on: frozenset[str]) -> Spec:
+    """A shipped variant's Spec with these plugins on: package data, read once (the server loads one per new match)."""
     return _load(_shipped_source(label[len(_SHIPPED_PREFIX):]))
 
 
