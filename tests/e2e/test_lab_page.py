@@ -68,15 +68,21 @@ def context_for(browser, width: int, height: int):
     return browser.new_context(viewport={"width": width, "height": height}, has_touch=phone, is_mobile=phone, accept_downloads=True)
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_a_designer_writes_measures_and_plays_a_house_rule(server, browser, size, tmp_path):
-    width, height = size
-    context = context_for(browser, width, height)
+def watched_page(context):
+    """A new page and the list its script errors and CSP refusals are written to (the tests assert it stays empty)."""
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.on("console", lambda message: "Content Security Policy" in message.text and errors.append(message.text))
     page.set_default_timeout(30_000)
+    return page, errors
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_designer_writes_measures_and_plays_a_house_rule(server, browser, size, tmp_path):
+    width, height = size
+    context = context_for(browser, width, height)
+    page, errors = watched_page(context)
     tag = f"lab-{width}"
     page.goto(f"{server}/?lang=en")
     page.click("a[href='/lab']")  # the start page's link
@@ -189,11 +195,7 @@ RECORD_PROGRESS = """() => {
 def test_a_designer_sweeps_one_knob_and_reads_its_trend_and_charts(server, browser, size):
     width, height = size
     context = context_for(browser, width, height)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on("console", lambda message: "Content Security Policy" in message.text and errors.append(message.text))
-    page.set_default_timeout(30_000)
+    page, errors = watched_page(context)
     tag = f"lab-sweep-{width}"
     page.goto(f"{server}/lab?lang=en")
     wait_valid(page)
