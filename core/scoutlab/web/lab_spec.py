@@ -25,9 +25,8 @@ from scoutlab.spec.variant import SpecError, load_spec, load_spec_text, shipped_
 from scoutlab.text.i18n import N_, Gettext
 from scoutlab.text.spec_messages import translate_message
 from scoutlab.web.lab_yaml import set_in_place
+from scoutlab.web.new_match import MAX_SPEC_BYTES  # the lab reads what the start page's Advanced box reads
 
-#: Bytes of YAML the lab reads: as the start page's Advanced box (the spec layer itself reads up to 1 MB).
-MAX_SPEC_BYTES = 64 * 1024
 #: The file name problems in the user's text carry (left out of what the page shows).
 FILENAME = "variant.yaml"
 #: The engine's own end conditions, always offered by the form.

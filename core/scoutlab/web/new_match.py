@@ -18,6 +18,7 @@ from scoutlab.web.matches import Match, Matches, rules_for
 
 #: Bots a browser may choose. `external` runs a program on the server, so it is never offered.
 UNSAFE_BOTS = {"external"}
+#: Bytes of YAML a browser may send, pasted or uploaded, at the start page or the lab (the spec layer reads up to 1 MB).
 MAX_SPEC_BYTES = 64 * 1024
 #: The most players any variant seats (the schema's limit); a larger number is refused before anything is built.
 MAX_PLAYERS = 5
