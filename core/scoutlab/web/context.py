@@ -40,13 +40,18 @@ def language(request: Request) -> str:
     return i18n.from_accept_language((request.headers.get("accept-language") or "")[:500])
 
 
+def gettext_of(request: Request) -> i18n.Gettext:
+    """The request's catalog, in its language (language() above)."""
+    return i18n.gettext_for(language(request))
+
+
 def error(status: int, message: str) -> JSONResponse:
     """A refusal as the API words it: `{"error": one sentence}`."""
     return JSONResponse({"error": message}, status_code=status)
 
 
 def no_match(request: Request) -> JSONResponse:
-    return error(404, i18n.gettext_for(language(request))("There is no match at this address."))
+    return error(404, gettext_of(request)("There is no match at this address."))
 
 
 def log_from(request: Request) -> int:
@@ -119,7 +124,7 @@ class WebContext:
     def state_of(self, request: Request, match: Match) -> dict[str, Any]:
         """The seat's state in the request's language, from the log line it asks for (call in a worker thread)."""
         with match.lock:  # held only while a move is applied, never while a bot thinks
-            state = table_json(match, i18n.gettext_for(language(request)), log_from(request))
+            state = table_json(match, gettext_of(request), log_from(request))
         state["practice"] = match.practice
         return state
 

@@ -11,8 +11,7 @@ from fastapi import Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 
-from scoutlab.text import i18n
-from scoutlab.web.context import error, language, web_context
+from scoutlab.web.context import error, gettext_of, web_context
 from scoutlab.web.store import MatchDamaged, StorageFull
 
 
@@ -24,18 +23,18 @@ def store_failure(request: Request, status: int, message: str) -> Response:
 
 def match_damaged(request: Request, exc: Exception) -> Response:
     # Only this match: the others in the file are read on their own and go on.
-    _ = i18n.gettext_for(language(request))
+    _ = gettext_of(request)
     return store_failure(request, 503, _("This match cannot be restored: {reason}", reason=str(exc)))
 
 
 def storage_full(request: Request, exc: Exception) -> Response:
-    _ = i18n.gettext_for(language(request))
+    _ = gettext_of(request)
     return store_failure(request, 503, _("The server could not store this: its disk is full or unavailable. Nothing was changed; try again later."))
 
 
 def bad_request(request: Request, exc: Exception) -> Response:
     # FastAPI's own answer would quote the input back; one sentence instead.
-    _ = i18n.gettext_for(language(request))
+    _ = gettext_of(request)
     return error(400, _("The request is not one this server understands."))
 
 

@@ -30,7 +30,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from scoutlab.text import i18n
 from scoutlab.text.i18n import Gettext
 from scoutlab.text.variant_text import shipped_listing
-from scoutlab.web.context import WebContext, error, language, web_context
+from scoutlab.web.context import WebContext, error, gettext_of, language, web_context
 from scoutlab.web.inputs import BadInput
 from scoutlab.web.lab_jobs import MAX_GAMES, MAX_JOB_GAMES, MAX_RUNNING, MAX_SECONDS, MAX_SWEEP_VALUES, Busy, Job, Jobs, Refused
 from scoutlab.web.lab_requests import DEFAULT_GAMES, Unfit, ask_of, body_of, checked, job_json, text_of, written
@@ -73,10 +73,6 @@ def lab_of(request: Request) -> Lab:
 async def off_loop(request: Request, work: Callable[[], Any]) -> Any:
     """Run `work` in one of the lab's own threads, so checks and runs never wait for the table's moves, nor hold them up."""
     return await web_context(request).off_loop(work, lab_of(request).checks)
-
-
-def gettext_of(request: Request) -> Gettext:
-    return i18n.gettext_for(language(request))
 
 
 def lab_strings(_: Gettext) -> dict[str, str]:

@@ -18,10 +18,9 @@ from scoutlab.engine import explain
 from scoutlab.engine.actions import NotationError, parse_action
 from scoutlab.engine.state import IllegalAction
 from scoutlab.spec.variant import SpecError
-from scoutlab.text import i18n
 from scoutlab.text.i18n import Gettext, ngettext
 from scoutlab.text.spec_messages import translate_problem
-from scoutlab.web.context import WebContext, error, language, log_from, no_match, web_context
+from scoutlab.web.context import WebContext, error, gettext_of, log_from, no_match, web_context
 from scoutlab.web.events import table_json
 from scoutlab.web.inputs import MAX_ACTION_CHARS, BadInput, excerpt, parse_json, short_problems, whole_number
 from scoutlab.web.live import render_event, state_stream
@@ -56,7 +55,7 @@ def new_from(web: WebContext, body: dict[str, Any], _: Gettext) -> Match:
 
 async def api_new(request: Request) -> Response:
     web = web_context(request)
-    _ = i18n.gettext_for(language(request))
+    _ = gettext_of(request)
     try:
         body = await json_body(request)
         if not isinstance(body, dict):
@@ -93,7 +92,7 @@ async def api_state(request: Request) -> Response:
 
 async def api_act(request: Request) -> Response:
     web, token = web_context(request), request.path_params["token"]
-    _ = i18n.gettext_for(language(request))
+    _ = gettext_of(request)
     try:
         body = await json_body(request)
         text = body["action"] if isinstance(body, dict) else None
@@ -140,7 +139,7 @@ async def api_explain(request: Request) -> Response:
 
 def explain_move(web: WebContext, request: Request, token: str, action: str) -> Response | dict[str, Any]:
     """Whether the move would be legal now and, if not, why; without playing it."""
-    _ = i18n.gettext_for(language(request))
+    _ = gettext_of(request)
     match = web.find(token)
     if match is None:
         return error(404, _("There is no match at this address."))
@@ -175,7 +174,7 @@ async def api_advance(request: Request) -> Response:
 async def api_events(request: Request) -> Response:
     """Server-sent events: the state now, then after every move (see live.py)."""
     web, token = web_context(request), request.path_params["token"]
-    _ = i18n.gettext_for(language(request))
+    _ = gettext_of(request)
     match = await web.off_loop(partial(web.find, token))
     if match is None:
         return no_match(request)

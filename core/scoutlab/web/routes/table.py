@@ -13,12 +13,11 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from scoutlab.bots import BotError
 from scoutlab.bots.levels import DEFAULT_LEVEL, available_levels
 from scoutlab.spec.variant import SpecError
-from scoutlab.text import i18n
 from scoutlab.text.bot_names import bot_label
 from scoutlab.text.i18n import Gettext
 from scoutlab.text.spec_messages import translate_problem
 from scoutlab.text.variant_text import shipped_listing, title as variant_title
-from scoutlab.web.context import WebContext, language, web_context
+from scoutlab.web.context import WebContext, gettext_of, language, web_context
 from scoutlab.web.inputs import excerpt, short_problems, whole_number
 from scoutlab.web.matches import Match, rules_for
 from scoutlab.web.new_match import (
@@ -51,7 +50,7 @@ def variants_info(lang: str) -> list[dict[str, Any]]:
 
 def new_match_page(web: WebContext, request: Request, status: int = 200, problems: Sequence[str] = (),
                    form: dict | None = None) -> HTMLResponse:
-    _ = i18n.gettext_for(language(request))
+    _ = gettext_of(request)
     variants = variants_info(language(request))
     form = form or {"variant": "official" if any(v["name"] == "official" for v in variants) else variants[0]["name"]}
     bots = [{"name": name, "label": bot_label(name, _)} for name in offered_bots()]
@@ -79,7 +78,7 @@ def field(form_data: FormData, name: str, default: str = "") -> str:
 @router.post("/new")
 async def new_match(request: Request):
     web = web_context(request)
-    _ = i18n.gettext_for(language(request))
+    _ = gettext_of(request)
     form_data = await request.form()  # the body is capped by the Guard before it is read
     variant, spec_text = field(form_data, "variant", "official"), field(form_data, "spec_text")
     level = field(form_data, "level", DEFAULT_LEVEL)
@@ -114,7 +113,7 @@ async def new_match(request: Request):
 
 
 def no_match_page(web: WebContext, request: Request) -> HTMLResponse:
-    _: Gettext = i18n.gettext_for(language(request))
+    _: Gettext = gettext_of(request)
     return web.page(request, "message.html", 404, message=_("There is no match at this address."))
 
 
@@ -154,7 +153,7 @@ def table(request: Request, token: str):
 def match_rules_page(request: Request, token: str):
     web = web_context(request)
     match = web.find(token)
-    _ = i18n.gettext_for(language(request))
+    _ = gettext_of(request)
     if match is None:
         return no_match_page(web, request)
     return web.page(request, "rules.html", rules=match.rules, sections=rules_sections(match.rules, _), token=token,
