@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import difflib
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from scoutlab.base.errors import HookError, PluginError, Problem, SpecError, SpecWarning
@@ -172,7 +172,8 @@ class Rules:
         """The cards in play for this many players, lower number on top, in a fixed order (a new list)."""
         return list(self._decks[players])
 
-    def starting_seat(self, players: int, round_index: int) -> int:
+    def starting_seat(self, players: int, round_index: int, totals: Sequence[int]) -> int:
+        """The seat that starts round `round_index` (from 0), given the totals of the rounds before it."""
         return (self.first_starting_seat + round_index * self.rotate_start) % players
 
     def new_game(self, players: int, seed: int) -> GameState[Rules]:

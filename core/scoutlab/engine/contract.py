@@ -58,7 +58,7 @@ class CompiledRules(Protocol):
 
     def rounds_for(self, players: int) -> int: ...
     def deck_for(self, players: int) -> list[int]: ...  # a new list each call
-    def starting_seat(self, players: int, round_index: int) -> int: ...
+    def starting_seat(self, players: int, round_index: int, totals: Sequence[int]) -> int: ...  # totals before it
 
     # -- a turn (§3-5) ---------------------------------------------------------------------------
     @property

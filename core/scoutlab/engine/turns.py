@@ -439,7 +439,7 @@ def _deal(t: Table, index: int) -> None:
     t.chips_paid = 0  # paid into the middle (scout_pays)
     t.scout_show_chips = [int(rules.sns_chips)] * n
     t.turn = 0
-    t.starting_seat = rules.starting_seat(n, index)
+    t.starting_seat = rules.starting_seat(n, index, t.totals)
     t.to_act = t.starting_seat
     t.flips_left = n if rules.flip_allowed else 0
     t.phase = FLIPPING if t.flips_left else PLAYING

@@ -280,11 +280,11 @@ class _Setup:
         self.active = self._cards(("active",), doc["active"], "the active set")
         self.captured_cards, self.captured_counts = self._captured()
         self._table()
+        self.totals = self._per_seat("totals", [0] * n)  # before the turn: the rules may start a round by the totals
         self._turn()
         self.chips_received = self._counts("chips_received", 0, None)
         self.chips_held = self._counts("chips_held", rules.scout_chips, "Scout chips")
         self.scout_show_chips = self._counts("scout_show_chips", rules.sns_chips, "Scout & Show chips")
-        self.totals = self._per_seat("totals", [0] * n)
 
     # -- cards -----------------------------------------------------------------------------
 
@@ -361,7 +361,7 @@ class _Setup:
         rules, where, doc, n = self.rules, self.where, self.doc, self.players
         self.phase = doc["phase"]
         start = self._seat("starting_seat")
-        self.starting_seat = rules.starting_seat(n, self.round) if start is None else start
+        self.starting_seat = rules.starting_seat(n, self.round, self.totals) if start is None else start
         to_act = self._seat("to_act")
         if to_act is None:
             to_act = self.starting_seat if self.owner is None or self.phase == "flip" else (self.owner + 1) % n
