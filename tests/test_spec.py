@@ -104,6 +104,12 @@ def test_a_default_from_the_schema_is_filled_in():
     assert load_spec_text(BASE).doc["plugins"] == []
 
 
+def filled(section: str, **given: object) -> dict[str, object]:
+    """A merged section as the spec gives it: the given keys, and every other key the schema fills in by default."""
+    properties = variant_schema()["properties"][section]["properties"]
+    return {**{key: p["default"] for key, p in properties.items() if "default" in p}, **given}
+
+
 def test_shipped_variants_lists_names_and_descriptions():
     listed = shipped_variants()
     assert [name for name, _ in listed] == sorted(SHIPPED + HOUSE_RULES)
@@ -118,8 +124,8 @@ def test_two_player_merges_over_official():
     assert doc["deck"]["remove"] == {"2": {"cards": ["9/10"], "containing": []}}  # "3" and "4" deleted by null
     assert doc["deck"]["lowest"] == 1 and doc["deck"]["random_orientation"] is True  # inherited beside the change
     assert doc["deal"] == {"hand_size": {"2": 11}, "shuffle": "once"}
-    assert doc["scoring"] == {"captured_card": 1, "chip_received": 0, "unspent_chip": 1, "card_in_hand": -1, "exempt_last_show_owner": True,
-                              "unspent_scout_show_chip": 0}  # the default the schema fills in
+    assert doc["scoring"] == filled("scoring", captured_card=1, chip_received=0, unspent_chip=1, card_in_hand=-1,
+                                    exempt_last_show_owner=True)
     assert doc["end_conditions"] == ["hand_emptied", "opponent_stuck"]
 
 
@@ -213,8 +219,8 @@ def test_merge_deep_merges_maps_replaces_lists_and_null_deletes(tmp_path):
         "deal: {hand_size: {3: null}}\n",
     )
     spec = load_spec(child)
-    assert spec.doc["scoring"] == {"captured_card": 1, "chip_received": 1, "unspent_chip": 0, "card_in_hand": -2, "exempt_last_show_owner": True,
-                                  "unspent_scout_show_chip": 0}
+    assert spec.doc["scoring"] == filled("scoring", captured_card=1, chip_received=1, unspent_chip=0, card_in_hand=-2,
+                                         exempt_last_show_owner=True)
     assert spec.doc["end_conditions"] == ["hand_emptied"]
     assert spec.doc["deck"]["remove"] == {"4": {"cards": ["9/10"], "containing": []}}
     assert spec.doc["deal"]["hand_size"] == {"4": 11}

@@ -6,8 +6,9 @@ it extends, and two unrelated specs compare just as well. Mappings are compared 
 by key; lists and other values as a whole. `name` and `description` are not rules
 and are left out.
 
-Each known knob gets a plain-English line saying what its new value means, with its
-old meaning for reference; KNOBS below is the one place that English lives.
+Each knob gets a plain-English line: the knobs in KNOBS below say what the new value
+means, with the old meaning for reference; any other knob reads the first sentence of its
+schema description, so a new knob is explained from the schema alone.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from scoutlab.spec.source import render_path
+from scoutlab.spec.variant import variant_schema
 
 if TYPE_CHECKING:
     from scoutlab.spec.variant import Spec
@@ -195,13 +197,29 @@ KNOBS: dict[str, Callable[[Any, str], str]] = {
 
 
 def explain(path: str, a: Any, b: Any) -> str | None:
-    """The plain-English line for a change of a known knob: what `b` means, and what `a` meant."""
+    """The plain-English line for a change of a knob: what `b` means, and what `a` meant (KNOBS), else what the
+    knob is (its schema description); None for a path the schema does not describe."""
     for pattern, meaning in KNOBS.items():
         if _matches(path, pattern):
             players = _player_count(path, pattern)
             now, before = (_meaning(meaning, value, pattern, players) for value in (b, a))
             return now if a is None else f"{now} (was: {before})"
-    return None
+    description = schema_property(path).get("description")
+    return description.split(". ")[0].rstrip(".") if isinstance(description, str) else None
+
+
+def schema_property(path: str) -> dict[str, Any]:
+    """The variant schema's property at a JSON path (`$.deal.hand_size.4`: a player count's entry); {} if none."""
+    schema = variant_schema()
+    node: Any = schema
+    for key in path.split(".")[1:]:
+        if "$ref" in node:
+            node = schema["$defs"][node["$ref"].rsplit("/", 1)[1]]
+        properties, others = node.get("properties", {}), node.get("additionalProperties")
+        node = properties[key] if key in properties else others if isinstance(others, dict) else None
+        if node is None:
+            return {}
+    return dict(node)
 
 
 def _matches(path: str, pattern: str) -> bool:

@@ -3,7 +3,9 @@
 A case file holds `cases:`, each a position (inline, see docs/positions.md), an action
 (or `actions`, applied in turn) in the notation, and `expect`: either `legal: false`
 with an `error` substring, or fields of the state after the actions (seats count
-from 1, as in positions). A file may give a default `variant:` for its cases.
+from 1, as in positions). A file may give a default `variant:` for its cases. A case
+may play a house rule of its own, `spec:`, a mapping of knobs over its variant (as a
+spec file that `extends` it would write them), so a new knob needs no spec file.
 
 A deck file holds `deals:`, facts about decks and deals (docs/rules.md §1, §2 and §6) checked
 against `rules.new_game(...)` and against whole games played to their last round.
@@ -19,13 +21,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from scoutlab.engine.cards import bottom, format_hand, identity, parse_hand, top
 from scoutlab.engine.state import IllegalAction
 from scoutlab.records.position import dump_position, position_from_data
-from scoutlab.rules import load_rules
+from scoutlab.rules import Rules, load_rules
 from scoutlab.spec import source as yamlsrc
+from scoutlab.spec.variant import load_spec_text
 
-CASE_KEYS = {"id", "rule", "position", "action", "actions", "expect"}
+CASE_KEYS = {"id", "rule", "spec", "position", "action", "actions", "expect"}
 SEAT_FIELDS = {"owner": "active_owner", "to_act": "to_act", "starting_seat": "starting_seat", "last_shower": "last_shower"}
 LIST_FIELDS = {"chips_received", "chips_held", "scout_show_chips", "totals"}
 EXPECT_KEYS = (
@@ -84,8 +89,11 @@ def run_case(scenario: ScenarioFile, index: int) -> None:
     position = dict(case["position"])
     if scenario.data.get("variant") is not None:
         position.setdefault("variant", scenario.data["variant"])
+    rules = None
+    if "spec" in case:  # the case's own house rule over its variant; the position is then for that rule
+        rules = house_rule(case["spec"], position.pop("variant", "official"), scenario, where)
     state = position_from_data(
-        position, str(scenario.path), scenario.lines, ("cases", index, "position"), str(scenario.path.parent)
+        position, str(scenario.path), scenario.lines, ("cases", index, "position"), str(scenario.path.parent), rules
     )
     actions = [case["action"]] if "action" in case else list(case.get("actions", []))
     for text in actions[:-1]:
@@ -105,6 +113,13 @@ def run_case(scenario: ScenarioFile, index: int) -> None:
     if actions:
         state.apply_text(actions[-1])
     check_state(state, expect, ends_before, where)
+
+
+def house_rule(knobs: Any, variant: str, scenario: ScenarioFile, where: str) -> Rules:
+    """A case's `spec:` compiled: its knobs over `variant`, as a spec file beside the scenario that extends it."""
+    assert isinstance(knobs, dict) and "extends" not in knobs, f"{where}: `spec` is a mapping of knobs over the variant"
+    doc = {"schema_version": 1, "name": where, "extends": variant, **knobs}
+    return Rules(load_spec_text(yaml.safe_dump(doc, sort_keys=False), where, scenario.path.parent))
 
 
 def known(mapping: dict, allowed: set[str], where: str, what: str) -> None:
