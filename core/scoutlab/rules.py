@@ -75,6 +75,7 @@ class Rules:
         self.round_count: int | None = None if rounds["count"] == "per_player" else rounds["count"]
         self.first_starting_seat: int = rounds["first_starting_seat"]
         self.rotate_start: int = rounds["rotate_start"]
+        self.lowest_total_starts: bool = rounds["lowest_total_starts"]
         self.max_turns: int = doc["max_turns_per_round"]
 
         # The largest possible hand is every card of the deck, so codes fit any position.
@@ -174,7 +175,12 @@ class Rules:
 
     def starting_seat(self, players: int, round_index: int, totals: Sequence[int]) -> int:
         """The seat that starts round `round_index` (from 0), given the totals of the rounds before it."""
-        return (self.first_starting_seat + round_index * self.rotate_start) % players
+        seat = (self.first_starting_seat + round_index * self.rotate_start) % players
+        if self.lowest_total_starts:  # in the first round every total is 0, so the rotation's seat starts it
+            # between equal lowest totals, the rotation's seat or the first of them to its left
+            lowest = min(totals)
+            seat = next((seat + k) % players for k in range(players) if totals[(seat + k) % players] == lowest)
+        return seat
 
     def new_game(self, players: int, seed: int) -> GameState[Rules]:
         return GameState(self, players, seed)
