@@ -166,6 +166,7 @@ KNOB_CHANGES = [
     ("rounds: {count: 3}", "game.rounds.many", {"count": 3}),
     ("rounds: {count: 1}", "game.rounds.one", {}),
     ("rounds: {rotate_start: 0}", "game.same_start", {}),
+    ("rounds: {lowest_total_starts: true}", "game.lowest_total_starts", {}),
     ("rounds: {rotate_start: 2}", "game.rotate_left.many", {"steps": 2}),
     ("rounds: {rotate_start: -1}", "game.rotate_right.one", {}),
     ("rounds: {first_starting_seat: 2}", "turn.order", {"first": Sentence("seat", {"number": 3})}),

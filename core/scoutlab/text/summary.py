@@ -115,6 +115,10 @@ MESSAGES: dict[str, str] = {
     "game.rotate_right.one": "The starting player moves one seat to the right each round.",
     "game.rotate_right.many": "The starting player moves {steps} seats to the right each round.",
     "game.same_start": "The same player starts every round.",
+    "game.lowest_total_starts": (
+        "From the second round on, the player with the lowest total starts; between equal totals, the one "
+        "nearest to the left of the seat the rotation would start."
+    ),
     "game.winner": "The highest total wins; tied players share the victory.",
     # plugins
     "plugins.none": "None: these are the rules exactly as the spec's knobs say.",
@@ -405,6 +409,8 @@ def _game(rules: Rules):
             yield Sentence("game.rotate_right.one" if steps == -1 else "game.rotate_right.many", {"steps": -steps})
         else:
             yield Sentence("game.same_start")
+        if rules.lowest_total_starts:
+            yield Sentence("game.lowest_total_starts")
     yield Sentence("game.winner")
 
 
