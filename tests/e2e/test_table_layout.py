@@ -423,3 +423,87 @@ def test_the_caption_is_one_whole_line_on_a_phone(server, browser, lang, tmp_pat
     print(f"\n{lang}: smallest caption type {min(shown)[0]} px ({min(shown)[1]}); briefs used: "
           f"{sum(text != e['caption'] for (_, text), e in zip(shown, longest_events(lang, tmp_path)))} of {len(shown)}")
     context.close()
+
+
+# Runs in the page: the lifted card (index, its box) and whether it is whole where a finger is not:
+# its centre and the middle of each side are the card itself, nothing drawn over it.
+LIFTED = """() => {
+  const lifted = [...document.querySelectorAll('#hand .card.lifted')];
+  return lifted.map((card) => {
+    const r = card.getBoundingClientRect();
+    const points = [[(r.left + r.right) / 2, (r.top + r.bottom) / 2], [r.left + 3, (r.top + r.bottom) / 2],
+                    [r.right - 3, (r.top + r.bottom) / 2], [(r.left + r.right) / 2, r.top + 3]];
+    const whole = points.every(([x, y]) => { const at = document.elementFromPoint(x, y); return at && card.contains(at); });
+    return {index: Number(card.dataset.index), width: r.width, height: r.height, top: r.top, whole};
+  });
+}"""
+
+
+def touch(cdp, kind: str, x: float | None = None, y: float | None = None) -> None:
+    """One touch event of a single finger, as a phone sends it (Chromium makes the pointer events of it)."""
+    cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [] if x is None else [{"x": x, "y": y}]})
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_on_a_phone_a_finger_slides_along_the_hand_to_pick_and_to_place(server, browser, lang):
+    """The overlapped hand is one control on a touch screen: the card under the finger lifts whole, at least 44 px
+    each way, and lifting the finger picks it; a card being placed follows the finger from gap to gap."""
+    context = phone_context(browser, 390, 844)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{server}/?lang={lang}")
+    token = big_match(page, server)
+    page.evaluate("localStorage.setItem('scoutlab-pace', 'instant')")
+    page.goto(f"{server}/m/{token}")
+    page.wait_for_selector("#keep:not([hidden])")
+    page.click("#keep")
+    to_my_scout(page, token)
+    cdp = context.new_cdp_session(page)
+    cards = page.locator("#hand .card")
+    boxes = [cards.nth(i).bounding_box() for i in range(cards.count())]
+    assert len(boxes) == 15 and boxes[1]["x"] - boxes[0]["x"] < TOUCH  # strips narrower than a finger: why it slides
+    y = boxes[0]["y"] + boxes[0]["height"] * 0.7
+    touch(cdp, "touchStart", boxes[0]["x"] + 4, y)
+    for i in range(10):  # slide right, a card at a time: each lifts in turn, whole and larger than a fingertip
+        touch(cdp, "touchMove", boxes[i]["x"] + 4, y)
+        # a pointer move reaches the page at its next frame: wait for it, then measure
+        page.wait_for_function(f"() => document.querySelector('#hand .card.lifted[data-index=\"{i}\"]')", timeout=3000)
+        lifted = page.evaluate(LIFTED)
+        assert [c["index"] for c in lifted] == [i], lifted
+        assert lifted[0]["whole"] and lifted[0]["width"] >= TOUCH and lifted[0]["height"] >= TOUCH and lifted[0]["top"] >= 0, lifted
+        if i == 6:
+            screenshot(page, f"slide-{lang}-390-1-lifted")
+    assert page.locator("#hand .card.selected").count() == 0  # nothing counts until the finger lifts
+    touch(cdp, "touchEnd")
+    assert page.evaluate(LIFTED) == []
+    assert page.locator("#hand .card.selected").evaluate_all("cs => cs.map(c => Number(c.dataset.index))") == [9]
+    # A plain tap on a strip picks that card too, and a tap on a picked card drops it.
+    touch(cdp, "touchStart", boxes[3]["x"] + 4, y)
+    touch(cdp, "touchEnd")
+    touch(cdp, "touchStart", boxes[9]["x"] + 4, y)
+    touch(cdp, "touchEnd")
+    assert page.locator("#hand .card.selected").evaluate_all("cs => cs.map(c => Number(c.dataset.index))") == [3]
+    touch(cdp, "touchStart", boxes[3]["x"] + 4, y)
+    touch(cdp, "touchEnd")
+    assert page.locator("#hand .card.selected").count() == 0
+    # Placing a scouted card: the finger carries it from gap to gap and leaves it where it lifts.
+    page.click("#active button[data-end]")
+    page.click("#gaps button[data-gap='0']")
+    placed = lambda: page.locator("#hand .card").evaluate_all("cs => cs.findIndex(c => c.classList.contains('scouted'))")  # noqa: E731
+    assert placed() == 0
+    gap = lambda k: page.locator(f"#gaps button[data-gap='{k}']").bounding_box()  # noqa: E731
+    start = gap(0)
+    y = start["y"] + start["height"] / 2  # the row sits higher while a card is placed (room for the gaps' markers)
+    touch(cdp, "touchStart", start["x"] + start["width"] / 2, y)
+    for k in range(1, 12):
+        box = gap(k)
+        touch(cdp, "touchMove", box["x"] + box["width"] / 2, y)
+        page.wait_for_function(f"() => document.querySelectorAll('#hand .card')[{k}].classList.contains('scouted')", timeout=3000)
+    screenshot(page, f"slide-{lang}-390-2-placing")
+    touch(cdp, "touchEnd")
+    page.wait_for_timeout(100)
+    assert placed() == 11 and page.locator("#confirm").is_visible()
+    look(page, f"slide-{lang}-390-3-placed", 16)
+    page.click("#cancel")
+    assert not errors, errors

@@ -550,6 +550,59 @@
     }
   });
 
+  // On a touch screen the hand is one control a finger slides along, since an overlapped card is a strip
+  // narrower than a fingertip: the card under the finger lifts, whole and larger, and lifting the finger
+  // picks it; while a scouted card is placed, the finger carries it from gap to gap and leaves it where it
+  // lifts. A slip shows before it counts. A mouse and the keyboard pick as before.
+  let slide = null; // {id, placing, at}: the pointer, and the card (or gap) under it
+  let swallowUntil = 0; // the click that ends a slide has been answered already
+
+  function cardUnder(clientX) {
+    // An overlapped card shows the strip left of the next one: the last card whose left edge is left of x.
+    const cards = [...$("hand").children];
+    let at = 0;
+    cards.forEach((card, i) => { if (card.getBoundingClientRect().left <= clientX) at = i; });
+    return at;
+  }
+
+  function slideTo(clientX) {
+    if (slide.placing) {
+      const gap = nearestGap(clientX);
+      if (gap !== scout.gap) place(gap);
+      return;
+    }
+    const at = cardUnder(clientX);
+    if (at === slide.at) return;
+    slide.at = at;
+    for (const card of $("hand").children) card.classList.toggle("lifted", Number(card.dataset.index) === at);
+  }
+
+  function endSlide(pick) {
+    if (!slide) return;
+    const { placing, at } = slide;
+    slide = null;
+    for (const card of $("hand").querySelectorAll(".lifted")) card.classList.remove("lifted");
+    swallowUntil = performance.now() + 600;
+    if (pick && !placing && at !== null) onSelect(at);
+  }
+
+  handWrap.addEventListener("pointerdown", (event) => {
+    if (event.pointerType !== "touch" || !state || !state.your_turn || state.phase !== "play" || slide) return;
+    const placing = !!(scout && !scout.confirmed);
+    if (!placing && scout) return; // a confirmed scout waits for the server
+    slide = { id: event.pointerId, placing, at: null };
+    handWrap.setPointerCapture(event.pointerId);
+    slideTo(event.clientX);
+  });
+  handWrap.addEventListener("pointermove", (event) => {
+    if (slide && event.pointerId === slide.id) slideTo(event.clientX);
+  });
+  handWrap.addEventListener("pointerup", (event) => { if (slide && event.pointerId === slide.id) endSlide(true); });
+  handWrap.addEventListener("pointercancel", (event) => { if (slide && event.pointerId === slide.id) endSlide(false); });
+  handWrap.addEventListener("click", (event) => {
+    if (performance.now() < swallowUntil) { event.stopPropagation(); event.preventDefault(); swallowUntil = 0; }
+  }, true);
+
   function drawControls() {
     const mine = state.your_turn;
     const flipping = mine && state.phase === "flip";
