@@ -93,6 +93,11 @@ def test_a_knob_set_in_the_form_is_written_into_the_yaml_and_read_back(client):
     assert kept["knobs"]["scoring.unspent_scout_show_chip"] == 2 and any(d["path"] == "$.scoring.unspent_scout_show_chip" for d in kept["diff"])
     rounds = check(client, text=both["text"], set={"path": "rounds.count", "value": 2})
     assert rounds["knobs"]["rounds.count"] == 2 and any(d["path"] == "$.rounds.count" for d in rounds["diff"])
+    assert rounds["knobs"]["rounds.lowest_total_starts"] is False
+    catch_up = check(client, text=rounds["text"], set={"path": "rounds.lowest_total_starts", "value": True})
+    assert "lowest_total_starts: true" in catch_up["text"] and catch_up["knobs"]["rounds.lowest_total_starts"] is True
+    assert {"path": "$.rounds.lowest_total_starts", "parent": "false", "value": "true"} in catch_up["diff"]
+    assert catch_up["knobs"]["rounds.count"] == 2  # its neighbour under rounds: kept
 
 
 COMMENTED = """schema_version: 1

@@ -51,6 +51,7 @@ KNOBS = (
     Knob("name", "text", N_("Name")),
     Knob("players", "counts", N_("Player counts")),
     Knob("rounds.count", "rounds", N_("Rounds")),
+    Knob("rounds.lowest_total_starts", "bool", N_("The player with the lowest total starts each round after the first")),
     Knob("scoring.captured_card", "int", N_("Points per captured card"), -5, 5),
     Knob("scoring.chip_received", "int", N_("Points per Scout chip received"), -5, 5),
     Knob("scoring.unspent_chip", "int", N_("Points per Scout chip still held at the end of a round"), -5, 5),
