@@ -2,9 +2,9 @@
 
 The network bot is the stronger player, but slow; the skilled bot is fast. At 5 players,
 weights fitted so the skilled bot picks the move the network rates best beat the weights tuned
-by self-play against 4 network bots (benchmarks/ladder.py, games from seed 500000): the default
-run's weights won 15.4% [12.7, 18.5] of 600 games where the shipped weights win 11.5% [9.2, 14.3],
-and a prototype of this pipeline's weights 15.6% [14.1, 17.3] of 2,000 (shipped: 12.8% [11.4, 14.3]).
+by self-play, against 4 network bots and against 4 skilled bots with those weights: the run
+that made the shipped 5-player weights and its figures are in skilled_weights.json's
+`trained_by` and docs/bots.md ("The 5-player weights, fitted to imitate the network").
 
 It works because the skilled bot's value of a move is linear in its weights: the value is
 a sum of terms, each a weight times a number read off the move and the hand it leaves, and

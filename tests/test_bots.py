@@ -310,6 +310,7 @@ def test_mcts_halving_keeps_the_best_candidate_and_spends_its_budget(rules_by_na
     rules = rules_by_name["official"]
     state = position(rules, 4, "1/5 3/6 3/7 10/2 4/8 6/2", "5/1", owner=1)
     bot = make_bot("mcts:iterations=120,root=6", rules, 0)
+    bot.policy.use_weights(state.players)  # as act() does: the prior reads the game's player count
     ranked = [code for _, code in bot.policy.ranked(state.view(0))][:6]
     worth = {code: 0.1 * i for i, code in enumerate(ranked)}  # the prior's last candidate is worth most
     monkeypatch.setattr(bot, "rollout", lambda deal, code, seat: worth[code])

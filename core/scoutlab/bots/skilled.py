@@ -7,7 +7,8 @@ Every candidate move is scored by what it does now and by the hand it leaves:
   - the hand left is read as its count of cards and its "structure": every set and run of
     two or more adjacent cards in it, longer ones counting more (sets a little more than
     runs, since they beat runs of the same length; runs, where the rules rank them first);
-and weighed by a few weights (skilled_weights.json), tuned by self-play (scripts/train_skilled.py).
+and weighed by a few weights (skilled_weights.json), tuned by self-play (scripts/train_skilled.py),
+the 5-player ones fitted to choose as the network bot does (scripts/fit_skilled_imitation.py).
 The weights are read in the variant's own points (points.py: a house rule that doubles the
 points of a captured card doubles what a capture is worth to the bot), and where
 `scoutlab tune` fitted weights to the variant, those are played instead (tuned.py). The
