@@ -86,6 +86,21 @@ def phone_context(browser, width: int, height: int):
     return browser.new_context(viewport={"width": width, "height": height}, has_touch=phone, is_mobile=phone)
 
 
+def open_big_match(server: str, browser, lang: str, width: int, height: int):
+    """A 15-card match at the instant pace in a fresh page of this size and language, at its flip choice:
+    (context, page, token, the page's script errors)."""
+    context = phone_context(browser, width, height)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{server}/?lang={lang}")
+    token = big_match(page, server)
+    page.evaluate("localStorage.setItem('scoutlab-pace', 'instant')")
+    page.goto(f"{server}/m/{token}")
+    page.wait_for_selector("#keep:not([hidden])")
+    return context, page, token, errors
+
+
 def look(page, name: str, cards: int) -> None:
     """Screenshot, then fail on anything clipped or out of view, on a hand that is not one whole row, and on axe-core."""
     screenshot(page, name)
@@ -104,16 +119,8 @@ def look(page, name: str, cards: int) -> None:
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_a_hand_of_15_cards_is_one_row_around_a_table(server, browser, lang, size):
     width, height = size
-    context = phone_context(browser, width, height)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(f"{server}/?lang={lang}")
-    token = big_match(page, server)
-    page.evaluate("localStorage.setItem('scoutlab-pace', 'instant')")
-    page.goto(f"{server}/m/{token}")
+    context, page, token, errors = open_big_match(server, browser, lang, width, height)
     tag = f"layout-{lang}-{width}"
-    page.wait_for_selector("#keep:not([hidden])")
     look(page, f"{tag}-1-flip", 15)
     # The opponents are seated around the felt, each with card backs (their count), chips and a captured pile.
     seats = page.locator("#opponents .opponent")
@@ -448,15 +455,7 @@ def touch(cdp, kind: str, x: float | None = None, y: float | None = None) -> Non
 def test_on_a_phone_a_finger_slides_along_the_hand_to_pick_and_to_place(server, browser, lang):
     """The overlapped hand is one control on a touch screen: the card under the finger lifts whole, at least 44 px
     each way, and lifting the finger picks it; a card being placed follows the finger from gap to gap."""
-    context = phone_context(browser, 390, 844)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(f"{server}/?lang={lang}")
-    token = big_match(page, server)
-    page.evaluate("localStorage.setItem('scoutlab-pace', 'instant')")
-    page.goto(f"{server}/m/{token}")
-    page.wait_for_selector("#keep:not([hidden])")
+    context, page, token, errors = open_big_match(server, browser, lang, 390, 844)
     page.click("#keep")
     to_my_scout(page, token)
     cdp = context.new_cdp_session(page)
