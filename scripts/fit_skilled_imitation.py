@@ -56,11 +56,11 @@ from scoutlab.rules import Rules, load_rules
 
 # The skilled bot's weights, as skilled_weights.json names them.
 WEIGHT_NAMES = ("structure", "set_bonus", "card", "urgency", "capture", "scout", "scout_show", "empty", "shown",
-                "tempo", "scout_tempo")
+                "plan", "tempo", "scout_tempo")
 # What the move value is linear in: one coefficient per feature. `runs` is structure's weight,
 # `set_shows` is structure * set_bonus (each set of k cards in the hand left counts k(k-1)/2 shows).
-FEATURES = ("capture", "card", "urgency", "scout", "scout_show", "empty", "shown", "runs", "set_shows")
-PLAIN = FEATURES[:7]  # the features that are a weight of their own
+FEATURES = ("capture", "card", "urgency", "scout", "scout_show", "empty", "shown", "plan", "runs", "set_shows")
+PLAIN = FEATURES[:8]  # the features that are a weight of their own
 ALL_SCOUT_SHOWS = 10**6  # weigh the Scout & Shows after every scout, so every pass sees the same moves
 EVALUATION_SEEDS = 500_000  # benchmarks play games from here on: never fit on them
 SKILLED_SEATS = (1, 1, 2, 3)  # skilled seats in the first games, cycled game by game; network bots in the rest
@@ -125,9 +125,9 @@ def coefficients(weights: dict[str, float]) -> np.ndarray:
 def as_weights(coef: np.ndarray, capture: float) -> dict[str, float]:
     """Coefficients as the skilled bot's weights, scaled so `capture` is `capture` (6 significant digits)."""
     coef = coef * (capture / coef[0])
-    weights = dict(zip(PLAIN, coef[:7].tolist()))
-    structure = float(coef[7])
-    weights.update(structure=structure, set_bonus=float(coef[8]) / structure, tempo=0.0, scout_tempo=0.0)
+    weights = dict(zip(PLAIN, coef[:len(PLAIN)].tolist()))
+    structure = float(coef[len(PLAIN)])
+    weights.update(structure=structure, set_bonus=float(coef[len(PLAIN) + 1]) / structure, tempo=0.0, scout_tempo=0.0)
     return {name: float(f"{weights[name]:.6g}") for name in WEIGHT_NAMES}
 
 

@@ -16,13 +16,15 @@ from pathlib import Path
 import pytest
 
 from scoutlab.bots import make_bot, skilled
+from scoutlab.bots.hand import HandReader
 from scoutlab.bots.skilled import SkilledBot, weighing
 from scoutlab.engine.actions import KEEP
-from scoutlab.engine.cards import parse_hand
+from scoutlab.engine.cards import SHIFT, parse_hand
 from scoutlab.rules import load_rules
 
 ROOT = Path(__file__).resolve().parents[1]
-TUNED = ["structure", "set_bonus", "capture", "scout", "scout_show", "empty", "shown", "urgency", "card", "tempo", "scout_tempo"]
+TUNED = ["structure", "set_bonus", "capture", "scout", "scout_show", "empty", "shown", "urgency", "card", "tempo", "scout_tempo",
+         "plan"]
 
 
 @pytest.fixture(scope="module")
@@ -147,6 +149,37 @@ def test_it_scouts_the_card_that_completes_a_run(official):
     state = position(official, 4, "5/1 7/2 2/3 9/4", "6/8 6/9 6/10 6/3", owner=1)
     code = make_bot("skilled", official, 0).act(state.view(0))
     assert state.format(code).startswith("scout") and state.format(code).endswith(" 1")
+
+
+@pytest.mark.parametrize("variant", ["official", "house-wrap"])
+def test_the_plan_weight_prices_each_show_the_hand_left_needs(variant):
+    """Every move weighed (shows, scouts, Scout & Shows) is worth `plan` less per show that empties the hand it
+    leaves, that hand played out by the engine and its plan laid out by HandReader (house-wrap: through plugins)."""
+    rules = load_rules(variant)
+    every = {"sns_scouts": 1000}  # the Scout & Shows after every scout: the best scouts differ between the two
+    plain = SkilledBot(rules, random.Random(0), {**every, "plan": 0.0})
+    planning = SkilledBot(rules, random.Random(0), {**every, "plan": 1.5})
+    plain.use_weights(4)
+    planning.use_weights(4)
+    reader = HandReader(rules)
+    state, checked = rules.new_game(4, 3), 0
+    while not state.is_over and checked < 400:
+        if state.phase == "flip":
+            state.apply(KEEP)
+            continue
+        seat = state.to_act
+        view = state.view(seat)
+        without = {code: value for value, code in plain.moves(view)}
+        with_plan = {code: value for value, code in planning.moves(view)}
+        assert without.keys() == with_plan.keys()
+        for code, value in with_plan.items():
+            after = state.clone()
+            after.apply(code)
+            left = [c >> SHIFT for c in after.hands[seat]]
+            assert value == pytest.approx(without[code] - 1.5 * reader.plan(left)[0]), state.format(code)
+            checked += 1
+        state.apply(plain.act(view))
+    assert checked >= 400
 
 
 def test_a_tiny_training_run_writes_weights_that_load(tmp_path):

@@ -20,6 +20,7 @@ import pytest
 from compiled_build import compiled_for_fixture
 
 from scoutlab.bots import skilled, weighing as reference
+from scoutlab.bots.hand import HandReader
 from scoutlab.bots.skilled import SkilledBot
 from scoutlab.engine import native
 from scoutlab.engine.actions import KEEP
@@ -116,6 +117,45 @@ def test_under_plugins_a_move_is_weighed_from_the_shows_each_card_starts(module,
             assert found == pytest.approx(whole), (tops, start, stop, gap, number)
             if variant == "official":
                 assert found == whole == module.builtin_structure(left, 0.3)
+
+
+@pytest.mark.parametrize("variant", ["official", "house-wrap", "house-runs-first"])
+def test_the_shows_a_hand_left_needs_are_its_plan_laid_out(module, variant):
+    """The fewest shows that empty the hand a move leaves (the `plan` weight's count), read from the hand's tables
+    under the built-in shows and through the rules' trie under plugins, is the plan of that hand laid out
+    (`HandReader.plan`, which asks the rules for every show)."""
+    rules = load_rules(variant)
+    reader = HandReader(rules)
+    weighers = [module.Weigher(14, 0, 0, 0, rules, rules.trie)]
+    if rules.builtin_shows:
+        weighers.append(module.Weigher(14, 0, 0, 0, rules, None))
+    rng = random.Random(6)
+    for weigher in weighers:
+        for _ in range(1000):
+            tops = [rng.randint(1, 10) for _ in range(rng.randint(0, 13))]
+            if rng.random() < 0.3:
+                tops.sort(reverse=rng.random() < 0.5)
+            assert weigher.plan(tops) == reader.plan(tops)[0], tops
+            weigher._read(tops)
+            for start in range(len(tops)):
+                stop = rng.randint(start + 1, len(tops))
+                assert weigher._plan_without(tops, start, stop) == reader.plan(tops[:start] + tops[stop:])[0], (
+                    tops, start, stop)
+            for gap in range(len(tops) + 1):
+                number = rng.randint(1, 10)
+                assert weigher._plan_with(tops, gap, number) == reader.plan(tops[:gap] + [number] + tops[gap:])[0], (
+                    tops, gap, number)
+
+
+def test_a_hands_plan_counts_a_set_or_run_across_a_gap_as_one_show(module):
+    """Named cases: taking the 5 out of 4 4 5 4 leaves one set; a 6 put between 5 and 7 7 joins a run of three."""
+    weigher = module.Weigher(14, 0, 0, 0, None, None)
+    weigher._read([4, 4, 5, 4])
+    assert weigher._plan_without([4, 4, 5, 4], 2, 3) == 1
+    assert weigher._plan_without([4, 4, 5, 4], 3, 4) == 2 and weigher._plan_without([4, 4, 5, 4], 0, 1) == 2
+    weigher._read([5, 7, 7])
+    assert weigher._plan_with([5, 7, 7], 1, 6) == 2 and weigher._plan_with([5, 7, 7], 3, 7) == 2
+    assert weigher._plan_with([5, 7, 7], 0, 2) == 3
 
 
 def test_the_moves_weighed_are_all_kept_when_there_are_more_than_the_scratch_holds(module):

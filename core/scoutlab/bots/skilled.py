@@ -6,7 +6,9 @@ Every candidate move is scored by what it does now and by the hand it leaves:
   - a scout gives the active set's owner a chip and takes a card;
   - the hand left is read as its count of cards and its "structure": every set and run of
     two or more adjacent cards in it, longer ones counting more (sets a little more than
-    runs, since they beat runs of the same length; runs, where the rules rank them first);
+    runs, since they beat runs of the same length; runs, where the rules rank them first),
+    and, where the weights give it a `plan` weight, the fewest shows that empty it (the race to
+    empty a hand is lost by a hand that needs more shows, however long its runs);
 and weighed by a few weights (skilled_weights.json), tuned by self-play (scripts/train_skilled.py),
 the 5-player ones fitted to choose as the network bot does (scripts/fit_skilled_imitation.py).
 The weights are read in the variant's own points (points.py: a house rule that doubles the

@@ -53,6 +53,7 @@ class Weights:
         self.scout_show = float(weights["scout_show"])
         self.empty = float(weights["empty"])
         self.shown = float(weights["shown"])
+        self.plan = float(weights.get("plan", 0.0))  # per show the hand left needs to empty (0: not read)
         self.sns_scouts = int(weights["sns_scouts"])
         self.given = dict(weights)  # what it was made from, for copies
 
@@ -113,6 +114,8 @@ class Weigher:
         self.head_runs = self.head_pairs = self.tail_runs = self.tail_pairs = vec[i64]()
         self.end_same = self.end_up = self.end_down = vec[i64]()
         self.start_same = self.start_up = self.start_down = vec[i64]()
+        # for i in 0..n, the fewest shows that empty tops[:i] and tops[i:] (the plan of each prefix and suffix)
+        self.head_plan = self.tail_plan = vec[i64]()
         # The hand read by _read under plugins: for each card, how many cards the longest show that starts
         # at it holds (every shorter one from there is a show too); for i in 0..n, the structure parts of
         # the shows that start left of card i (their lengths, and how many earn the set bonus).
@@ -136,8 +139,18 @@ class Weigher:
         return float(self.before_lengths[n]) + w.set_bonus * float(self.before_bonus[n])
 
     def hand_value(self, w: Weights, tops: list[int]) -> float:
-        """Points a hand is worth as it stands: its structure, less its cards."""
-        return w.structure * self.structure(w, tops) - w.card * len(tops)
+        """Points a hand is worth as it stands: its structure, less its cards and the shows it needs."""
+        value = w.structure * self.structure(w, tops) - w.card * len(tops)
+        if w.plan:
+            value -= w.plan * float(self.plan(tops))
+        return value
+
+    def plan(self, tops: list[int]) -> i64:
+        """The fewest shows of adjacent cards that empty the hand (as `hand.HandReader.plan` counts them)."""
+        if not self.builtin:
+            return self._trie_plan(tops)
+        self._read(tops)
+        return self.head_plan[len(tops)]
 
     # -- reading a hand once, then every move from it (built-in shows) ----------------------------------
 
@@ -153,17 +166,20 @@ class Weigher:
             self.tail_runs, self.tail_pairs = vec[i64](zeros), vec[i64](zeros)
             self.end_same, self.end_up, self.end_down = vec[i64](zeros), vec[i64](zeros), vec[i64](zeros)
             self.start_same, self.start_up, self.start_down = vec[i64](zeros), vec[i64](zeros), vec[i64](zeros)
-        self._walk(tops, 1, self.head_runs, self.head_pairs, self.end_same, self.end_up, self.end_down)
-        self._walk(tops, -1, self.tail_runs, self.tail_pairs, self.start_same, self.start_up, self.start_down)
+            self.head_plan, self.tail_plan = vec[i64](zeros), vec[i64](zeros)
+        self._walk(tops, 1, self.head_runs, self.head_pairs, self.end_same, self.end_up, self.end_down, self.head_plan)
+        self._walk(tops, -1, self.tail_runs, self.tail_pairs, self.start_same, self.start_up, self.start_down,
+                   self.tail_plan)
 
     def _walk(self, tops: list[int], direction: i64, totals: vec[i64], pairs_at: vec[i64], same_at: vec[i64],
-              up_at: vec[i64], down_at: vec[i64]) -> None:
-        """Read the hand from its left end (direction 1) or its right end (-1): the structure parts of every
-        prefix (suffix), and the lengths of the set and runs that end (start) at each card."""
+              up_at: vec[i64], down_at: vec[i64], plan_at: vec[i64]) -> None:
+        """Read the hand from its left end (direction 1) or its right end (-1): the structure parts and the plan
+        of every prefix (suffix), and the lengths of the set and runs that end (start) at each card."""
         n: i64 = len(tops)
         edge: i64 = i64(0) if direction == 1 else n  # the empty prefix (suffix)
         totals[edge] = 0
         pairs_at[edge] = 0
+        plan_at[edge] = 0
         total: i64 = 0
         pairs: i64 = 0
         same: i64 = 0
@@ -203,6 +219,13 @@ class Weigher:
             at: i64 = i + 1 if direction == 1 else i  # the prefix that ends with this card, or the suffix that starts with it
             totals[at] = total
             pairs_at[at] = pairs
+            # the last show of a plan of this prefix (first, of a suffix) is a set or run that ends (starts) at
+            # this card; a prefix's plan never grows shorter as it grows, so the longest of each kind is best
+            step_back: i64 = direction
+            fewest: i64 = plan_at[at - step_back * same]
+            fewest = min(fewest, plan_at[at - step_back * up])
+            fewest = min(fewest, plan_at[at - step_back * down])
+            plan_at[at] = fewest + 1
             last = number
 
     def _without(self, w: Weights, tops: list[int], start: i64, stop: i64) -> float:
@@ -224,6 +247,59 @@ class Weigher:
                 a, b = self.end_down[start - 1], self.start_down[stop]
                 total += runs(a + b) - runs(a) - runs(b)
         return float(total) + w.set_bonus * float(pairs)
+
+    def _plan_without(self, tops: list[int], start: i64, stop: i64) -> i64:
+        """The fewest shows that empty the hand read by _read without tops[start:stop]: its two sides' plans, or
+        one show across the join where the cards either side of it are one set or run."""
+        if not self.builtin:
+            return self._trie_plan(tops[:start] + tops[stop:])
+        fewest: i64 = self.head_plan[start] + self.tail_plan[stop]
+        if start > 0 and stop < len(tops):
+            step: i64 = tops[stop] - tops[start - 1]
+            a: i64 = 0
+            b: i64 = 0
+            if step == 0:
+                a, b = self.end_same[start - 1], self.start_same[stop]
+            elif step == 1:
+                a, b = self.end_up[start - 1], self.start_up[stop]
+            elif step == -1:
+                a, b = self.end_down[start - 1], self.start_down[stop]
+            if a:
+                fewest = min(fewest, self.head_plan[start - a] + 1 + self.tail_plan[stop + b])
+        return fewest
+
+    def _plan_with(self, tops: list[int], gap: i64, number: i64) -> i64:
+        """The fewest shows that empty the hand read by _read with `number` put in at `gap`: alone, or in a set
+        or run with the cards left of it, right of it, or both."""
+        if not self.builtin:
+            return self._trie_plan(tops[:gap] + [number] + tops[gap:])
+        n: i64 = len(tops)
+        head: i64 = self.head_plan[gap]
+        tail: i64 = self.tail_plan[gap]
+        fewest: i64 = head + 1 + tail
+        left: i64 = number - tops[gap - 1] if gap > 0 else i64(9)  # 9: no neighbour, no step
+        right: i64 = tops[gap] - number if gap < n else i64(9)
+        a: i64 = 0
+        b: i64 = 0
+        if left == 0:
+            a = self.end_same[gap - 1]
+        elif left == 1:
+            a = self.end_up[gap - 1]
+        elif left == -1:
+            a = self.end_down[gap - 1]
+        if right == 0:
+            b = self.start_same[gap]
+        elif right == 1:
+            b = self.start_up[gap]
+        elif right == -1:
+            b = self.start_down[gap]
+        if a:
+            fewest = min(fewest, self.head_plan[gap - a] + 1 + tail)
+        if b:
+            fewest = min(fewest, head + 1 + self.tail_plan[gap + b])
+        if a and b and left == right:
+            fewest = min(fewest, self.head_plan[gap - a] + 1 + self.tail_plan[gap + b])
+        return fewest
 
     def _with(self, w: Weights, tops: list[int], gap: i64, number: i64) -> float:
         """The structure of the hand read by _read with `number` put in at `gap`: it may join either side, or both."""
@@ -325,6 +401,28 @@ class Weigher:
             s += 1
         return float(lengths) + w.set_bonus * float(bonus)
 
+    def _trie_plan(self, tops: list[int]) -> i64:
+        """`plan` under plugins, laid out: each card's shows walked through the trie (n + 1 where no plan empties
+        the hand, since a plugin may refuse a single card)."""
+        trie = self.trie
+        assert trie is not None
+        n: i64 = len(tops)
+        fewest = [n + 1] * (n + 1)  # fewest[i]: shows that empty tops[:i]
+        fewest[0] = 0
+        s: i64 = 0
+        while s < n:
+            node: i64 = ROOT
+            i: i64 = s
+            while i < n:
+                node = trie.child(node, tops[i])
+                if node == NO_SHOW:
+                    break
+                i += 1
+                if fewest[s] + 1 < fewest[i]:
+                    fewest[i] = fewest[s] + 1
+            s += 1
+        return fewest[n]
+
     def _rewalk(self, tops: list[int], s: i64, cut: i64, number: i64, resume: i64) -> i64:
         """How many cards the show from card s reaches in the hand a move leaves: tops[s:cut] (a show's prefix,
         which _read_shows found), then `number` (none if -1), then tops[resume:], as far as they are a show."""
@@ -406,6 +504,7 @@ class Weigher:
         card = w.card + w.urgency / (1 + max(fewest, 0))
         others = total - len(tops)
         capture = w.capture * len(active)
+        plan = w.plan != 0.0  # read only where weighed: a plugin's plans are laid out, move by move
         count: i64 = len(legal)
         self._read(tops)
         at: i64 = 0
@@ -417,6 +516,8 @@ class Weigher:
             kept = len(tops) - length
             v = capture + w.shown * float(length) + (w.structure * self._show_structure(w, tops, start, start + length)
                                                      - card * float(kept))
+            if plan:
+                v -= w.plan * float(self._plan_without(tops, start, start + length))
             if not kept:
                 v += w.empty * others
             weighed = self._put(weighed, v, code)
@@ -439,6 +540,7 @@ class Weigher:
         """
         n: i64 = len(tops)
         stride: i64 = self.width + 1
+        plan = w.plan != 0.0
         ends: i64 = 1 if len(active) == 1 else 2
         end: i64 = 0
         while end < ends:
@@ -452,7 +554,10 @@ class Weigher:
                     if not self.prune or gap == 0 or gap == n or (
                             -1 <= tops[gap - 1] - number <= 1 or -1 <= tops[gap] - number <= 1):
                         held = self._with(w, tops, gap, number) if self.builtin else self._shows_with(w, tops, gap, number)
-                        weighed = self._put(weighed, w.structure * held - card * float(n + 1) - w.scout, base + gap)
+                        v = w.structure * held - card * float(n + 1) - w.scout
+                        if plan:
+                            v -= w.plan * float(self._plan_with(tops, gap, number))
+                        weighed = self._put(weighed, v, base + gap)
                     gap += 1
                 flip += 1
             end += 1
@@ -465,6 +570,7 @@ class Weigher:
         width, stride, trie = self.width, self.sns_stride, self.trie
         capture = w.capture * (len(active) - 1)
         cost = w.scout + w.scout_show
+        plan = w.plan != 0.0
         beats: list[Any] = [None, None]  # what a show must beat after a scout from each end
         scouts = weighed - first
         chosen: list[int] = []
@@ -505,6 +611,8 @@ class Weigher:
                 kept = len(hand) - length
                 v = capture + w.shown * length + (w.structure * self._show_structure(w, hand, start, start + length)
                                                   - card * kept) - cost
+                if plan:
+                    v -= w.plan * float(self._plan_without(hand, start, start + length))
                 if not kept:
                     v += w.empty * others
                 weighed = self._put(weighed, v, base + rel)
