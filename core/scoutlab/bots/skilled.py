@@ -10,7 +10,8 @@ Every candidate move is scored by what it does now and by the hand it leaves:
     and, where the weights give it a `plan` weight, the fewest shows that empty it (the race to
     empty a hand is lost by a hand that needs more shows, however long its runs);
 and weighed by a few weights (skilled_weights.json), tuned by self-play (scripts/train_skilled.py),
-the 5-player ones fitted to choose as the network bot does (scripts/fit_skilled_imitation.py).
+the 5-player ones fitted to choose as the network bot does (scripts/fit_skilled_imitation.py),
+then tuned against it with the `plan` term (scripts/train_skilled.py --against network).
 The weights are read in the variant's own points (points.py: a house rule that doubles the
 points of a captured card doubles what a capture is worth to the bot), and where
 `scoutlab tune` fitted weights to the variant, those are played instead (tuned.py). The
