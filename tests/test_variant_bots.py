@@ -118,16 +118,17 @@ def test_under_the_official_rules_both_read_the_same():
 
 
 def test_the_shipped_house_rules_play_their_own_tuned_weights():
-    for name in ("house-wrap", "house-runs-first"):
+    for name, players in (("house-runs-first", 3), ("two-player-28", 2)):
+        rules = load_rules(name)
+        assert skilled.tuning(rules, players) == "tuned", name
+        assert tuned.find(rules, players).result.startswith("tuned:"), name
+        assert differing_choices(rules, players, games=2) > 0, name
+    # Tuned, and the search found nothing clearly better than the official weights: they play those, as official.
+    for name in ("house-no-exemption", "house-wrap", "house-runs-first"):
         rules = load_rules(name)
         assert skilled.tuning(rules, 4) == "tuned", name
-        assert differing_choices(rules, 4, games=2) > 0, name
-    assert skilled.tuning(load_rules("two-player-28"), 2) == "tuned"
-    # Tuned, and the search found nothing clearly better than the official weights: it plays those, as official.
-    no_exemption = load_rules("house-no-exemption")
-    assert skilled.tuning(no_exemption, 4) == "tuned"
-    assert tuned.find(no_exemption, 4).result.startswith("start kept:")
-    assert differing_choices(no_exemption, 4, games=2) == 0
+        assert tuned.find(rules, 4).result.startswith("start kept:"), name
+        assert differing_choices(rules, 4, games=2) == 0, name
 
 
 def test_weights_is_variant_or_official():
@@ -190,6 +191,21 @@ def test_a_saved_tuning_is_found_by_the_same_rules_only_and_the_bot_plays_it():
     official = skilled.SkilledBot(rules, random.Random(0), {"weights": "official"})
     official.use_weights(4)
     assert official.weights.capture == skilled.default_weights(4)["capture"]
+
+
+def test_a_tuning_from_before_the_plan_weight_plays_it_at_0():
+    """A tuning saved before `plan` existed has no such weight: it plays plan 0, as it was tuned, not the
+    count's default plan."""
+    rules = variant("official", SCORING["captured_card: 2"])
+    weights = {key: value for key, value in tune_start(rules, 4).items() if key != "plan"}
+    tuned.save(tuned.Tuned(rules.name, 4, tuned.play_digest(rules), weights, "by hand", "none"))
+    assert skilled.default_weights(4)["plan"] != 0  # else this proves nothing
+    bot = skilled.SkilledBot(rules, random.Random(0), {})
+    bot.use_weights(4)
+    assert bot.options["plan"] == 0.0 and bot.weights.plan == 0.0
+    official = skilled.SkilledBot(load_rules("official"), random.Random(0), {})
+    official.use_weights(4)
+    assert official.weights.plan == skilled.default_weights(4)["plan"]
 
 
 @pytest.mark.parametrize("text", [
@@ -335,7 +351,7 @@ def test_compare_tune_fits_only_the_variants_without_weights(tmp_path):
     assert tune_untuned([("official", None), (str(spec), None)], False, workers=1, report=lines.append) == []
 
 
-@pytest.mark.parametrize(("name", "players"), [("house-runs-first", 4), ("two-player-28", 2)])
+@pytest.mark.parametrize(("name", "players"), [("house-runs-first", 3), ("two-player-28", 2)])
 def test_the_shipped_tunings_beat_the_official_weights_in_their_variant(name, players):
     """On game seeds no tuning played (run seed 777, as benchmarks/variant_bots.py), more than the even share."""
     from scoutlab.sim.stats import wilson

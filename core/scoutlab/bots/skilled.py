@@ -11,7 +11,7 @@ Every candidate move is scored by what it does now and by the hand it leaves:
     empty a hand is lost by a hand that needs more shows, however long its runs);
 and weighed by a few weights (skilled_weights.json), tuned by self-play (scripts/train_skilled.py),
 the 5-player ones fitted to choose as the network bot does (scripts/fit_skilled_imitation.py),
-then tuned against it with the `plan` term (scripts/train_skilled.py --against network).
+and the 4- and 5-player ones last tuned against it with the `plan` term (train_skilled.py --against network).
 The weights are read in the variant's own points (points.py: a house rule that doubles the
 points of a captured card doubles what a capture is worth to the bot), and where
 `scoutlab tune` fitted weights to the variant, those are played instead (tuned.py). The
@@ -132,7 +132,8 @@ class SkilledBot:
         """Play with the weights for this player count (and the options given), in the variant's points."""
         found = self._counts.get(players)
         if found is None:
-            weights = {**DEFAULTS, **self.base_weights(players), **self.overrides}
+            # NOT_POINTS under the count's weights: a set tuned before a weight existed plays it at its default (0)
+            weights = {**DEFAULTS, **NOT_POINTS, **self.base_weights(players), **self.overrides}
             del weights["weights"]
             points = OFFICIAL if self.official else Points.of(self.rules)
             found = self._counts[players] = (weights, weighing.Weights(in_points(weights, points)))
