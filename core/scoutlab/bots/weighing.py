@@ -256,17 +256,31 @@ class Weigher:
         fewest: i64 = self.head_plan[start] + self.tail_plan[stop]
         if start > 0 and stop < len(tops):
             step: i64 = tops[stop] - tops[start - 1]
-            a: i64 = 0
-            b: i64 = 0
-            if step == 0:
-                a, b = self.end_same[start - 1], self.start_same[stop]
-            elif step == 1:
-                a, b = self.end_up[start - 1], self.start_up[stop]
-            elif step == -1:
-                a, b = self.end_down[start - 1], self.start_down[stop]
+            a: i64 = self._ending(start - 1, step)
             if a:
-                fewest = min(fewest, self.head_plan[start - a] + 1 + self.tail_plan[stop + b])
+                fewest = min(fewest, self.head_plan[start - a] + 1 + self.tail_plan[stop + self._starting(stop, step)])
         return fewest
+
+    def _ending(self, i: i64, step: i64) -> i64:
+        """How many cards the set (step 0) or rising (1) or falling (-1) run that ends at card i holds; 0 for
+        another step, which joins nothing."""
+        if step == 0:
+            return self.end_same[i]
+        if step == 1:
+            return self.end_up[i]
+        if step == -1:
+            return self.end_down[i]
+        return 0
+
+    def _starting(self, i: i64, step: i64) -> i64:
+        """`_ending` for the set or run that starts at card i."""
+        if step == 0:
+            return self.start_same[i]
+        if step == 1:
+            return self.start_up[i]
+        if step == -1:
+            return self.start_down[i]
+        return 0
 
     def _plan_with(self, tops: list[int], gap: i64, number: i64) -> i64:
         """The fewest shows that empty the hand read by _read with `number` put in at `gap`: alone, or in a set
@@ -279,20 +293,8 @@ class Weigher:
         fewest: i64 = head + 1 + tail
         left: i64 = number - tops[gap - 1] if gap > 0 else i64(9)  # 9: no neighbour, no step
         right: i64 = tops[gap] - number if gap < n else i64(9)
-        a: i64 = 0
-        b: i64 = 0
-        if left == 0:
-            a = self.end_same[gap - 1]
-        elif left == 1:
-            a = self.end_up[gap - 1]
-        elif left == -1:
-            a = self.end_down[gap - 1]
-        if right == 0:
-            b = self.start_same[gap]
-        elif right == 1:
-            b = self.start_up[gap]
-        elif right == -1:
-            b = self.start_down[gap]
+        a: i64 = self._ending(gap - 1, left)
+        b: i64 = self._starting(gap, right)
         if a:
             fewest = min(fewest, self.head_plan[gap - a] + 1 + tail)
         if b:
