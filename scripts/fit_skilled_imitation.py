@@ -56,11 +56,12 @@ from scoutlab.rules import Rules, load_rules
 
 # The skilled bot's weights, as skilled_weights.json names them.
 WEIGHT_NAMES = ("structure", "set_bonus", "card", "urgency", "capture", "scout", "scout_show", "empty", "shown",
-                "plan", "tempo", "scout_tempo")
+                "plan", "height", "tempo", "scout_tempo")
 # What the move value is linear in: one coefficient per feature. `runs` is structure's weight,
 # `set_shows` is structure * set_bonus (each set of k cards in the hand left counts k(k-1)/2 shows).
-FEATURES = ("capture", "card", "urgency", "scout", "scout_show", "empty", "shown", "plan", "runs", "set_shows")
-PLAIN = FEATURES[:8]  # the features that are a weight of their own
+FEATURES = ("capture", "card", "urgency", "scout", "scout_show", "empty", "shown", "plan", "height", "runs",
+            "set_shows")
+PLAIN = FEATURES[:9]  # the features that are a weight of their own
 ALL_SCOUT_SHOWS = 10**6  # weigh the Scout & Shows after every scout, so every pass sees the same moves
 EVALUATION_SEEDS = 500_000  # benchmarks play games from here on: never fit on them
 SKILLED_SEATS = (1, 1, 2, 3)  # skilled seats in the first games, cycled game by game; network bots in the rest

@@ -18,13 +18,13 @@ import pytest
 from scoutlab.bots import make_bot, skilled
 from scoutlab.bots.hand import HandReader
 from scoutlab.bots.skilled import SkilledBot, weighing
-from scoutlab.engine.actions import KEEP
-from scoutlab.engine.cards import SHIFT, parse_hand
+from scoutlab.engine.actions import KEEP, ScoutShow, Show
+from scoutlab.engine.cards import SHIFT, flipped, parse_hand
 from scoutlab.rules import load_rules
 
 ROOT = Path(__file__).resolve().parents[1]
 TUNED = ["structure", "set_bonus", "capture", "scout", "scout_show", "empty", "shown", "urgency", "card", "tempo", "scout_tempo",
-         "plan"]
+         "plan", "height"]
 
 
 @pytest.fixture(scope="module")
@@ -180,6 +180,48 @@ def test_the_plan_weight_prices_each_show_the_hand_left_needs(variant):
             checked += 1
         state.apply(plain.act(view))
     assert checked >= 400
+
+
+def shown_numbers(rules, view, code) -> list[int]:
+    """The numbers a show or Scout & Show puts down, read from the move and the hand (none for a scout)."""
+    action = rules.codec.decode(code)
+    hand = list(view.hand)
+    if isinstance(action, ScoutShow):
+        scout, action = action.scout, action.show
+        taken = view.active[-1] if scout.end else view.active[0]
+        hand.insert(scout.gap, flipped(taken) if scout.flip else taken)
+    if not isinstance(action, Show):
+        return []
+    return [c >> SHIFT for c in hand[action.start:action.start + action.length]]
+
+
+@pytest.mark.parametrize("variant", ["official", "house-wrap"])
+def test_the_height_weight_prices_the_highest_number_shown(variant):
+    """Every show and Scout & Show weighed is worth `height` times its highest number (the deck's lowest 0, its
+    highest 1) more; a scout puts nothing down and is worth the same (house-wrap: through plugins)."""
+    rules = load_rules(variant)
+    every = {"sns_scouts": 1000}  # the Scout & Shows after every scout: the best scouts are the same in both
+    plain = SkilledBot(rules, random.Random(0), {**every, "height": 0.0})
+    high = SkilledBot(rules, random.Random(0), {**every, "height": -1.5})
+    plain.use_weights(4)
+    high.use_weights(4)
+    span = rules.highest - rules.lowest
+    state, shows = rules.new_game(4, 5), 0
+    while not state.is_over and shows < 300:
+        if state.phase == "flip":
+            state.apply(KEEP)
+            continue
+        view = state.view(state.to_act)
+        without = {code: value for value, code in plain.moves(view)}
+        with_height = {code: value for value, code in high.moves(view)}
+        assert without.keys() == with_height.keys()
+        for code, value in with_height.items():
+            shown = shown_numbers(rules, view, code)
+            extra = -1.5 * (max(shown) - rules.lowest) / span if shown else 0.0
+            assert value == pytest.approx(without[code] + extra), state.format(code)
+            shows += bool(shown)
+        state.apply(plain.act(view))
+    assert shows >= 300
 
 
 def test_a_tiny_training_run_writes_weights_that_load(tmp_path):

@@ -80,7 +80,7 @@ def module(request, compiled):
 
 def test_a_move_is_weighed_from_the_hands_tables_exactly(module):
     """What a show leaves and what a scout makes, read from the tables, is the structure of that hand laid out."""
-    weigher = module.Weigher(14, 0, 0, 0, None, None)
+    weigher = module.Weigher(14, 0, 0, 0, load_rules("official"), None)
     weights = module.Weights({**skilled.DEFAULTS, "set_bonus": 0.3})
     for rng, tops in random_hands(2, 1500):
         weigher._read(tops)
@@ -149,7 +149,7 @@ def test_the_shows_a_hand_left_needs_are_its_plan_laid_out(module, variant):
 
 def test_a_hands_plan_counts_a_set_or_run_across_a_gap_as_one_show(module):
     """Named cases: taking the 5 out of 4 4 5 4 leaves one set; a 6 put between 5 and 7 7 joins a run of three."""
-    weigher = module.Weigher(14, 0, 0, 0, None, None)
+    weigher = module.Weigher(14, 0, 0, 0, load_rules("official"), None)
     weigher._read([4, 4, 5, 4])
     assert weigher._plan_without([4, 4, 5, 4], 2, 3) == 1
     assert weigher._plan_without([4, 4, 5, 4], 3, 4) == 2 and weigher._plan_without([4, 4, 5, 4], 0, 1) == 2
@@ -160,7 +160,7 @@ def test_a_hands_plan_counts_a_set_or_run_across_a_gap_as_one_show(module):
 
 def test_the_moves_weighed_are_all_kept_when_there_are_more_than_the_scratch_holds(module):
     """_weigh keeps its moves in scratch tables of 64 to start with: they grow, and lose nothing."""
-    weigher = module.Weigher(14, 0, 0, 0, None, None)
+    weigher = module.Weigher(14, 0, 0, 0, load_rules("official"), None)
     at = 0
     for i in range(300):
         at = weigher._put(at, i / 2, 1000 + i)

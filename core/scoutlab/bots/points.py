@@ -11,9 +11,9 @@ move scoring that are points are scaled by the variant's own figures before a ga
   - `scout` (what a scout gives away) by the chip it costs: the chip the active set's
     owner receives, or the chip the scout pays where the scout pays.
 
-The terms that read the hand (`structure`, `set_bonus`, `shown`, `scout_show`, and `plan`, per
-show the hand left needs to empty, 0 where a weights file has none) are not points and stay as
-they are. Two more are not points either (0 where a weights file has none): a card's `tempo`
+The terms that read the hand (`structure`, `set_bonus`, `shown`, `scout_show`, and, 0 where a
+weights file has none, `plan`, per show the hand left needs to empty, and `height`, a show's
+highest number) are not points and stay as they are. Two more are not points either (0 where a weights file has none): a card's `tempo`
 and a scout's `scout_tempo`, what a card or a scout costs in the
 race to empty the hand even where no point rides on it, so a variant with no penalty for
 cards in hand still sheds them. In the official points a card's worth is `card + tempo`
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from scoutlab.rules import Rules
 
 #: The weights that are not points and may be missing from a weights file, with their defaults.
-NOT_POINTS = {"tempo": 0.0, "scout_tempo": 0.0, "plan": 0.0}
+NOT_POINTS = {"tempo": 0.0, "scout_tempo": 0.0, "plan": 0.0, "height": 0.0}
 
 
 @dataclass(frozen=True)

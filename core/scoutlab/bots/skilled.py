@@ -9,6 +9,8 @@ Every candidate move is scored by what it does now and by the hand it leaves:
     runs, since they beat runs of the same length; runs, where the rules rank them first),
     and, where the weights give it a `plan` weight, the fewest shows that empty it (the race to
     empty a hand is lost by a hand that needs more shows, however long its runs);
+  - where the weights give it a `height` weight, a show's highest number (a low show now keeps
+    the high cards that take the table later);
 and weighed by a few weights (skilled_weights.json), tuned by self-play (scripts/train_skilled.py),
 the 5-player ones fitted to choose as the network bot does (scripts/fit_skilled_imitation.py),
 and the 4- and 5-player ones last tuned against it with the `plan` term (train_skilled.py --against network).

@@ -54,6 +54,7 @@ class Weights:
         self.empty = float(weights["empty"])
         self.shown = float(weights["shown"])
         self.plan = float(weights.get("plan", 0.0))  # per show the hand left needs to empty (0: not read)
+        self.height = float(weights.get("height", 0.0))  # per show, its highest number from 0 (lowest) to 1 (highest)
         self.sns_scouts = int(weights["sns_scouts"])
         self.given = dict(weights)  # what it was made from, for copies
 
@@ -108,6 +109,8 @@ class Weigher:
         # Which kind earns the set bonus under plugins: the one that wins between a set and a run of as
         # many cards (sets under the official order; a plugin may rank runs first).
         self.sets_first = trie is None or rules.beats((rules.lowest, rules.lowest), (rules.lowest, rules.lowest + 1))
+        self.lowest: i64 = rules.lowest
+        self.span = float(max(rules.highest - rules.lowest, 1))
         # The hand read by _read: for i in 0..n, the structure parts of tops[:i] and of tops[i:]; for each
         # card, the lengths of the set, rising run and falling run that end at it and that start at it.
         # vecs, not lists: compiled, an entry is a C int written and read in place, never a boxed int.
@@ -520,6 +523,8 @@ class Weigher:
                                                      - card * float(kept))
             if plan:
                 v -= w.plan * float(self._plan_without(tops, start, start + length))
+            if w.height != 0.0:
+                v += w.height * self._height(tops, start, start + length)
             if not kept:
                 v += w.empty * others
             weighed = self._put(weighed, v, code)
@@ -532,6 +537,16 @@ class Weigher:
         if not weighed:  # only Scout & Shows, and no show: the first
             weighed = self._put(weighed, 0.0, legal[0])
         return weighed
+
+    def _height(self, tops: list[int], start: i64, stop: i64) -> float:
+        """The highest number of tops[start:stop], from 0 (the deck's lowest) to 1 (its highest)."""
+        top: i64 = tops[start]
+        i: i64 = start + 1
+        while i < stop:
+            if tops[i] > top:
+                top = tops[i]
+            i += 1
+        return float(top - self.lowest) / self.span
 
     def _scouts(self, w: Weights, tops: list[int], active: list[int], card: float, weighed: i64) -> i64:
         """Keep the scouts worth weighing from place `weighed` on; the next place.
@@ -615,6 +630,8 @@ class Weigher:
                                                   - card * kept) - cost
                 if plan:
                     v -= w.plan * float(self._plan_without(hand, start, start + length))
+                if w.height != 0.0:
+                    v += w.height * self._height(hand, start, start + length)
                 if not kept:
                     v += w.empty * others
                 weighed = self._put(weighed, v, base + rel)

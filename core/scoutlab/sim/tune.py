@@ -37,7 +37,7 @@ from scoutlab.spec.variant import load_spec_text
 SCALES = {
     "structure": 0.1, "set_bonus": 0.25, "capture": 0.5, "card": 0.25, "tempo": 0.25,
     "scout": 0.25, "scout_tempo": 0.25, "shown": 0.25, "empty": 0.25, "urgency": 0.25, "scout_show": 0.25,
-    "plan": 0.25,
+    "plan": 0.25, "height": 0.25,
 }
 #: The bot every candidate plays against: the official game's weights, unscaled.
 OPPONENT = "skilled:weights=official"
