@@ -510,6 +510,7 @@ class Weigher:
         others = total - len(tops)
         capture = w.capture * len(active)
         plan = w.plan != 0.0  # read only where weighed: a plugin's plans are laid out, move by move
+        height = w.height != 0.0
         count: i64 = len(legal)
         self._read(tops)
         at: i64 = 0
@@ -523,7 +524,7 @@ class Weigher:
                                                      - card * float(kept))
             if plan:
                 v -= w.plan * float(self._plan_without(tops, start, start + length))
-            if w.height != 0.0:
+            if height:
                 v += w.height * self._height(tops, start, start + length)
             if not kept:
                 v += w.empty * others
@@ -588,6 +589,7 @@ class Weigher:
         capture = w.capture * (len(active) - 1)
         cost = w.scout + w.scout_show
         plan = w.plan != 0.0
+        height = w.height != 0.0
         beats: list[Any] = [None, None]  # what a show must beat after a scout from each end
         scouts = weighed - first
         chosen: list[int] = []
@@ -630,7 +632,7 @@ class Weigher:
                                                   - card * kept) - cost
                 if plan:
                     v -= w.plan * float(self._plan_without(hand, start, start + length))
-                if w.height != 0.0:
+                if height:
                     v += w.height * self._height(hand, start, start + length)
                 if not kept:
                     v += w.empty * others
