@@ -13,10 +13,10 @@ move scoring that are points are scaled by the variant's own figures before a ga
 
 The terms that read the hand (`structure`, `set_bonus`, `shown`, `scout_show`, and, 0 where a
 weights file has none, `plan`, per show the hand left needs to empty, and `height`, a show's
-highest number) are not points and stay as they are. Two more are not points either (0 where a weights file has none): a card's `tempo`
-and a scout's `scout_tempo`, what a card or a scout costs in the
-race to empty the hand even where no point rides on it, so a variant with no penalty for
-cards in hand still sheds them. In the official points a card's worth is `card + tempo`
+highest number) are not points and stay as they are. Two more are not points either (0 where
+a weights file has none): a card's `tempo` and a scout's `scout_tempo`, what a card or a
+scout costs in the race to empty the hand even where no point rides on it, so a variant with
+no penalty for cards in hand still sheds them. In the official points a card's worth is `card + tempo`
 and a scout's `scout + scout_tempo`: how a weights file splits them shows only where a
 variant's points differ.
 """
