@@ -1,4 +1,4 @@
-"""Fit the skilled bot's weights for one player count to imitate the network bot's move choices.
+"""Fit the skilled bot's weights for one player count to imitate the network bot's move choices (or the search bot's).
 
 The network bot is the stronger player, but slow; the skilled bot is fast. At 5 players,
 weights fitted so the skilled bot picks the move the network rates best beat the weights tuned
@@ -16,7 +16,8 @@ bot's own values from the features to 1e-9). The fit is then a classification:
   1. positions: games of the skilled bot (shipped weights, 1-3 seats) among network bots,
      then rounds where one seat plays the weights fitted so far against network bots, so the
      positions are those the fitted bot reaches (DAgger);
-  2. labels: the move the network bot rates best in each position;
+  2. labels: the move the network bot rates best in each position (with `--teacher mcts`, the move the search
+     bot plays there: one search bot a seat, following that seat's views; about 20 CPU-ms a label at 300 rollouts);
   3. a conditional-logit (softmax over a position's moves) Newton fit, then a multiclass
      hinge loss started from it, keeping the weights with the best top-1 agreement;
   4. the weights scaled so `capture` is the current one (the scale of a linear rule is free),
@@ -25,6 +26,7 @@ One process, every random stream seeded by the game: the same command writes the
 
     python scripts/fit_skilled_imitation.py --out /tmp/fit.json     # the 5-player run: 300 CPU-s, 2 GB
     python scripts/fit_skilled_imitation.py --games 4 --rounds 1 --round-games 3 --out /tmp/f.json   # CI
+    python scripts/fit_skilled_imitation.py --teacher mcts --games 600 --rounds 1 --round-games 400 --out /tmp/m.json
 
 Game seeds stay below 500000, where the benchmarks' evaluation games begin.
 """
@@ -49,6 +51,7 @@ os.environ["OPENBLAS_NUM_THREADS"] = "1"
 import numpy as np
 
 from scoutlab.bots import make_bot, skilled
+from scoutlab.bots.mcts import MctsBot
 from scoutlab.bots.points import OFFICIAL, in_points
 from scoutlab.bots.skilled import SkilledBot
 from scoutlab.match import bot_seed
@@ -69,7 +72,8 @@ MIXED_SAMPLE = 0.5  # share of the first games' decisions kept: neighbouring dec
 ROUND_SAMPLE = 0.25  # share of the network seats' decisions kept in a round (the learner's are all kept)
 HELD_OUT = 10  # games whose seed ends in 9 (seed % 10 == 9) are held out for the agreement
 TIE = 1e-9  # moves this close to the best count as equal, and the bot plays the lower code
-DEFAULTS = {"players": 5, "games": 600, "rounds": 2, "round_games": 800, "seed": 200_000}
+DEFAULTS = {"players": 5, "games": 600, "rounds": 2, "round_games": 800, "seed": 200_000, "teacher": "network",
+            "iterations": 300}
 
 
 # -- features ---------------------------------------------------------------------------------
@@ -132,6 +136,54 @@ def as_weights(coef: np.ndarray, capture: float) -> dict[str, float]:
     return {name: float(f"{weights[name]:.6g}") for name in WEIGHT_NAMES}
 
 
+# -- teachers ---------------------------------------------------------------------------------
+
+
+class NetworkTeacher:
+    """Labels a decision with the move the network bot rates best. It only ranks (no draws, no memory), so one
+    bot serves every seat of every game."""
+
+    def __init__(self, rules: Rules):
+        self.bot = make_bot("network", rules, 0)
+
+    def for_game(self, game: int, players: int) -> NetworkTeacher:
+        return self
+
+    def observe(self, seat: int, view: Any) -> None:
+        pass
+
+    def label(self, seat: int, view: Any) -> int:
+        return self.bot.ranked(view)[0][1]
+
+
+class SearchTeacher:
+    """Labels a decision with the search bot's choice (its first choice's rivals searched with `iterations`
+    rollouts). A seat's search bot must see every view of its seat, to know where the cards it saw went."""
+
+    def __init__(self, rules: Rules, iterations: int):
+        self.rules, self.iterations = rules, iterations
+
+    def for_game(self, game: int, players: int) -> SearchTeacher:
+        seeds = (bot_seed(-1 - game, seat) for seat in range(players))  # streams apart from the players'
+        self.bots = [MctsBot(self.rules, random.Random(seed), {"iterations": self.iterations}) for seed in seeds]
+        return self
+
+    def observe(self, seat: int, view: Any) -> None:
+        self.bots[seat].knowledge.observe(view)
+
+    def label(self, seat: int, view: Any) -> int:
+        """What the bot's act() plays, without its memory of moves tried (the label must not change the game's
+        future labels)."""
+        bot = self.bots[seat]
+        bot.policy.use_weights(view.players)
+        candidates = [code for _, code in bot.policy.ranked(view)][: bot.options["root"]]
+        return candidates[0] if len(candidates) == 1 else bot.search(view, candidates)
+
+
+def make_teacher(name: str, rules: Rules, iterations: int) -> NetworkTeacher | SearchTeacher:
+    return NetworkTeacher(rules) if name == "network" else SearchTeacher(rules, iterations)
+
+
 # -- positions --------------------------------------------------------------------------------
 
 
@@ -188,40 +240,42 @@ class Arrays:
         return self.firsts + self.labels
 
 
-def record_game(rules: Rules, players: int, game: int, drivers: list[Any], recorded: Any, labeller: Any,
+def record_game(rules: Rules, players: int, game: int, drivers: list[Any], recorded: Any, teacher: Any,
                 featurer: Featurer, decisions: Decisions) -> None:
     """Play one game with `drivers` (one bot a seat), recording the decisions `recorded(seat, rng)` keeps with
-    the network's best move as the label."""
+    the teacher's move as the label."""
     rng = random.Random(game)  # which decisions are kept: its own stream, so the bots' play is unchanged
+    labeller = teacher.for_game(game, players)
     state = rules.new_game(players, game)
     while not state.is_over:
         seat = state.to_act
         view = state.view(seat)
+        labeller.observe(seat, view)
         if view.phase != "flip" and len(view.legal) > 1 and recorded(seat, rng):
             codes, rows = featurer.features(view)
-            decisions.add(game, codes, rows, labeller.ranked(view)[0][1])
+            decisions.add(game, codes, rows, labeller.label(seat, view))
         state.apply(drivers[seat].act(view))
 
 
-def mixed_game(rules: Rules, players: int, game: int, start: dict[str, float], labeller: Any, featurer: Featurer,
+def mixed_game(rules: Rules, players: int, game: int, start: dict[str, float], teacher: Any, featurer: Featurer,
                decisions: Decisions) -> None:
     """A first game: 1-3 skilled bots (the starting weights) at random seats, network bots in the rest."""
     count = min(SKILLED_SEATS[game % len(SKILLED_SEATS)], players - 1)
     seats = set(random.Random(-game).sample(range(players), count))  # a stream of its own for the seating
     drivers = [SkilledBot(rules, random.Random(bot_seed(game, s)), start) if s in seats
                else make_bot("network", rules, bot_seed(game, s)) for s in range(players)]
-    record_game(rules, players, game, drivers, lambda seat, rng: rng.random() < MIXED_SAMPLE, labeller, featurer,
+    record_game(rules, players, game, drivers, lambda seat, rng: rng.random() < MIXED_SAMPLE, teacher, featurer,
                 decisions)
 
 
-def learner_game(rules: Rules, players: int, game: int, weights: dict[str, float], labeller: Any,
+def learner_game(rules: Rules, players: int, game: int, weights: dict[str, float], teacher: Any,
                  featurer: Featurer, decisions: Decisions) -> None:
     """A round's game: the learner (the weights fitted so far) in one seat, rotating, network bots in the rest."""
     learner = game % players
     drivers = [SkilledBot(rules, random.Random(bot_seed(game, s)), weights) if s == learner
                else make_bot("network", rules, bot_seed(game, s)) for s in range(players)]
     record_game(rules, players, game, drivers, lambda seat, rng: seat == learner or rng.random() < ROUND_SAMPLE,
-                labeller, featurer, decisions)
+                teacher, featurer, decisions)
 
 
 def play_games(first: int, count: int, play: Any, decisions: Decisions, stage: str) -> None:
@@ -337,8 +391,9 @@ def fit_and_tell(decisions: Decisions, current: np.ndarray) -> tuple[np.ndarray,
 def command_line(args: argparse.Namespace) -> str:
     """The command that makes the file, every setting spelled out (the output path left out)."""
     start = f" --start {args.start}" if args.start else ""
+    teacher = f" --teacher mcts --iterations {args.iterations}" if args.teacher == "mcts" else ""
     return (f"python scripts/fit_skilled_imitation.py --players {args.players} --games {args.games} "
-            f"--rounds {args.rounds} --round-games {args.round_games} --seed {args.seed}{start}")
+            f"--rounds {args.rounds} --round-games {args.round_games} --seed {args.seed}{start}{teacher}")
 
 
 def starting_weights(given: str | None, players: int) -> dict[str, float]:
@@ -364,6 +419,10 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--round-games", type=int, default=DEFAULTS["round_games"], help="games a round")
     parser.add_argument("--seed", type=int, default=DEFAULTS["seed"], help="the first game's seed")
     parser.add_argument("--start", metavar="NAME=VALUE,...", help="starting weights (default: the shipped ones)")
+    parser.add_argument("--teacher", choices=["network", "mcts"], default=DEFAULTS["teacher"],
+                        help="whose choices the weights imitate: the network bot's or the search bot's")
+    parser.add_argument("--iterations", type=int, default=DEFAULTS["iterations"],
+                        help="the search bot's rollouts a decision, when it teaches")
     parser.add_argument("--out", type=Path, required=True, help="JSON file to write")
     args = parser.parse_args(argv)
     last = args.seed + args.games + args.rounds * args.round_games - 1
@@ -379,9 +438,9 @@ def main(argv: list[str] | None = None) -> int:
     rules = load_rules(skilled.reference_variant(args.players))
     shipped = starting_weights(args.start, args.players)
     current = coefficients(shipped)
-    featurer, labeller = Featurer(rules), make_bot("network", rules, 0)  # the labeller only ranks: no draws
+    featurer, teacher = Featurer(rules), make_teacher(args.teacher, rules, args.iterations)
     decisions = Decisions()
-    tools = {"labeller": labeller, "featurer": featurer, "decisions": decisions}
+    tools = {"teacher": teacher, "featurer": featurer, "decisions": decisions}
     play_games(args.seed, args.games, functools.partial(mixed_game, rules, args.players, start=shipped, **tools),
                decisions, "mixed")
     soft, fitted = fit_and_tell(decisions, current)
@@ -401,7 +460,7 @@ def main(argv: list[str] | None = None) -> int:
     document = {"players": args.players, "weights": as_weights(fitted, shipped["capture"]),
                 "trained_by": command_line(args), "agreement": scores}
     args.out.write_text(json.dumps(document, indent=2) + "\n")
-    print(f"held-out top-1 agreement with the network ({scores['held_out_decisions']} decisions): "
+    print(f"held-out top-1 agreement with the {args.teacher} bot ({scores['held_out_decisions']} decisions): "
           f"current {scores['current']}, softmax fit {scores['softmax']}, fitted {scores['fitted']}")
     print(f"wrote {args.out} ({time.process_time() - start:.0f} CPU-s)")
     return 0

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from scoutlab.bots import make_bot, skilled
+from scoutlab.bots.mcts import MctsBot
 from scoutlab.bots.skilled import SkilledBot
 from scoutlab.match import bot_seed
 from scoutlab.rules import load_rules
@@ -94,6 +95,42 @@ def test_tiny_run_writes_a_weights_file(tmp_path, capsys):
     assert 0 <= scores["current"] <= 1 and 0 <= scores["fitted"] <= 1
     SkilledBot(load_rules("official"), random.Random(0), document["weights"])  # valid options
     assert "held-out top-1 agreement" in capsys.readouterr().out
+
+
+def test_search_teacher_labels_what_the_search_bot_plays(rules):
+    """The search teacher's label is the move the search bot plays, given the same stream and the same views."""
+    game, seat = 400_040, 2
+    teacher = fitter.SearchTeacher(rules, 40).for_game(game, 5)
+    searcher = MctsBot(rules, random.Random(bot_seed(-1 - game, seat)), {"iterations": 40})
+    others = [SkilledBot(rules, random.Random(s), {}) for s in range(5)]
+    prior = SkilledBot(rules, random.Random(0), {})
+    prior.use_weights(5)
+    state = rules.new_game(5, game)
+    labels = played = searched_otherwise = 0
+    while not state.is_over:
+        view = state.view(state.to_act)
+        teacher.observe(state.to_act, view)
+        if state.to_act != seat:
+            state.apply(others[state.to_act].act(view))
+            continue
+        if view.phase != "flip":
+            label = teacher.label(seat, view)
+            labels += 1
+            searched_otherwise += label != prior.ranked(view)[0][1]
+        move = searcher.act(view)
+        played += view.phase != "flip" and move == label
+        state.apply(move)
+    assert labels > 20 and played == labels
+    assert searched_otherwise > 0  # the labels are the search's, not the skilled bot's first choices
+
+
+def test_tiny_run_with_the_search_as_teacher(tmp_path):
+    out = tmp_path / "fit.json"
+    assert fitter.main(["--games", "2", "--rounds", "1", "--round-games", "1", "--seed", "1006", "--teacher", "mcts",
+                        "--iterations", "20", "--out", str(out)]) == 0
+    document = json.loads(out.read_text())
+    assert document["trained_by"].endswith("--seed 1006 --teacher mcts --iterations 20")
+    assert document["agreement"]["train_decisions"] > 0
 
 
 def test_seeds_stay_below_the_evaluation_games(tmp_path):
