@@ -32,7 +32,8 @@ from scoutlab.sim.tune import OPPONENT, budget_for, tune
 def save(path: Path, players: int, weights: dict[str, float], trained_by: str) -> None:
     """Write `weights` as the count's default weights into the weights file at `path` (the other counts kept)."""
     document = json.loads(path.read_text()) if path.exists() else dict(skilled.WEIGHTS)
-    document["counts"][str(players)] = weights
+    kept = {key: value for key, value in document["counts"].get(str(players), {}).items() if key in skilled.UNTUNED}
+    document["counts"][str(players)] = {**weights, **kept}  # what a tuning does not fit stays as it was
     document["trained_by"][str(players)] = trained_by
     path.write_text(json.dumps(document, indent=2) + "\n")
 

@@ -15,11 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from scoutlab.bots import make_bot, skilled
+from scoutlab.bots import make_bot, skilled, tuned
 from scoutlab.bots.hand import HandReader
 from scoutlab.bots.skilled import SkilledBot, weighing
 from scoutlab.engine.actions import KEEP, ScoutShow, Show
 from scoutlab.engine.cards import SHIFT, flipped, parse_hand
+from scoutlab.match import make_bots, play_game
 from scoutlab.rules import load_rules
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -49,10 +50,11 @@ def position(rules, players, hand, active, owner):
 def test_the_shipped_weights_cover_every_official_count_with_numbers():
     for players in (2, 3, 4, 5):
         weights = skilled.WEIGHTS["counts"][str(players)]
-        assert sorted(weights) == sorted(TUNED)
+        assert sorted(set(weights) - set(skilled.UNTUNED)) == sorted(TUNED)
         assert all(isinstance(value, (int, float)) and math.isfinite(value) for value in weights.values())
         assert skilled.default_weights(players) is weights and skilled.WEIGHTS["trained_by"][str(players)]
     assert skilled.default_weights(6) is skilled.default_weights(5)  # a house rule's six players: the nearest count
+    assert skilled.count_settings(5) == {"sns_scouts": 16} and skilled.count_settings(4) == {}
     assert skilled.reference_variant(2) == "two-player" and skilled.reference_variant(4) == "official"
 
 
@@ -63,6 +65,20 @@ def test_a_two_player_game_plays_with_the_two_player_weights(official):
     bot.act(state.view(state.to_act))
     expected = {**skilled.WEIGHTS["counts"]["2"], "capture": 7.0}
     assert {key: bot.options[key] for key in expected} == expected
+
+
+def test_a_tuned_set_plays_the_counts_untuned_settings():
+    """A house rule's tuning fits weights, not how many Scout & Shows are weighed: at 5 players a tuned set weighs
+    as many as the defaults, so a rule whose tuning kept the official weights is played move for move alike."""
+    house = load_rules("house-no-exemption")
+    assert skilled.tuning(house, 5) == "tuned" and "sns_scouts" not in tuned.find(house, 5).weights
+    bot = SkilledBot(house, random.Random(0), {})
+    bot.use_weights(5)
+    assert bot.options["sns_scouts"] == 16 != skilled.DEFAULTS["sns_scouts"]
+    official = load_rules("official")
+    for seed in range(3):
+        alike = [play_game(rules, 5, make_bots(["skilled"], rules, 5, seed), seed).history for rules in (official, house)]
+        assert alike[0] == alike[1], seed
 
 
 def classified_structure(rules, tops, bonus, sets_first):
@@ -227,16 +243,17 @@ def test_the_height_weight_prices_the_highest_number_shown(variant):
 def test_a_tiny_training_run_writes_weights_that_load(tmp_path):
     out = tmp_path / "weights.json"
     subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "train_skilled.py"), "--players", "3", "--generations", "1",
+        [sys.executable, str(ROOT / "scripts" / "train_skilled.py"), "--players", "5", "--generations", "1",
          "--games", "4", "--check-games", "4", "--workers", "1", "--out", str(out)],
         check=True, capture_output=True, text=True, timeout=120,
     )
     written = json.loads(out.read_text())
-    weights = written["counts"]["3"]
-    assert sorted(weights) == sorted(TUNED)
+    weights = written["counts"]["5"]
+    assert sorted(set(weights) - {"sns_scouts"}) == sorted(TUNED)
+    assert weights["sns_scouts"] == skilled.WEIGHTS["counts"]["5"]["sns_scouts"]  # not fitted: kept as it was
     assert written["counts"]["2"] == skilled.WEIGHTS["counts"]["2"]  # the other counts kept
-    assert "train_skilled.py" in written["trained_by"]["3"] and "CMA-ES" in written["trained_by"]["3"]
-    bot = SkilledBot(load_rules("official"), random.Random(0), {key: float(v) for key, v in weights.items()})
+    assert "train_skilled.py" in written["trained_by"]["5"] and "CMA-ES" in written["trained_by"]["5"]
+    bot = SkilledBot(load_rules("official"), random.Random(0), {key: float(v) for key, v in weights.items() if key in TUNED})
     state = load_rules("official").new_game(4, 1)
     assert bot.act(state.view(state.to_act)) in state.legal_actions()
 

@@ -63,6 +63,12 @@ def default_weights(players: int) -> dict[str, float]:
     return counts[str(min(map(int, counts), key=lambda n: (abs(n - players), n)))]
 
 
+def count_settings(players: int) -> dict[str, Any]:
+    """The settings of a count's default weights that no tuning fits (how many scouts' Scout & Shows are
+    weighed): weights tuned for a house rule play them as the count's defaults do."""
+    return {key: value for key, value in default_weights(players).items() if key in UNTUNED}
+
+
 def reference_variant(players: int) -> str:
     """The variant the default weights of a player count were tuned on: two players play another game."""
     return "two-player" if players == 2 else "official"
@@ -84,7 +90,8 @@ def tuning(rules: Rules, players: int) -> str:
 
 # Every option a user may set (`skilled:capture=1.5`), the 4-player weights as the defaults shown in messages.
 DEFAULTS: dict[str, Any] = {**NOT_POINTS, **default_weights(4)}
-DEFAULTS["sns_scouts"] = 4  # Scout & Shows weighed: after this many of the best scouts
+DEFAULTS["sns_scouts"] = 4  # Scout & Shows weighed: after this many of the best scouts (a count's weights may set it)
+UNTUNED = ("sns_scouts",)  # settings a count's weights may give that `scoutlab tune` does not fit
 DEFAULTS["weights"] = "variant"  # or "official": the official game's weights, unscaled, untuned
 WEIGHT_SOURCES = ("variant", "official")
 # The move scoring: compiled with mypyc where it is built and the engine's loop is too (it calls the
@@ -135,7 +142,8 @@ class SkilledBot:
         found = self._counts.get(players)
         if found is None:
             # NOT_POINTS under the count's weights: a set tuned before a weight existed plays it at its default (0)
-            weights = {**DEFAULTS, **NOT_POINTS, **self.base_weights(players), **self.overrides}
+            weights = {**DEFAULTS, **NOT_POINTS, **count_settings(players), **self.base_weights(players),
+                       **self.overrides}
             del weights["weights"]
             points = OFFICIAL if self.official else Points.of(self.rules)
             found = self._counts[players] = (weights, weighing.Weights(in_points(weights, points)))
