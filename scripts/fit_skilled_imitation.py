@@ -50,7 +50,7 @@ os.environ["OPENBLAS_NUM_THREADS"] = "1"
 
 import numpy as np
 
-from scoutlab.bots import make_bot, skilled
+from scoutlab.bots import make_bot, mcts, skilled
 from scoutlab.bots.mcts import MctsBot
 from scoutlab.bots.points import OFFICIAL, in_points
 from scoutlab.bots.skilled import SkilledBot
@@ -73,7 +73,7 @@ ROUND_SAMPLE = 0.25  # share of the network seats' decisions kept in a round (th
 HELD_OUT = 10  # games whose seed ends in 9 (seed % 10 == 9) are held out for the agreement
 TIE = 1e-9  # moves this close to the best count as equal, and the bot plays the lower code
 DEFAULTS = {"players": 5, "games": 600, "rounds": 2, "round_games": 800, "seed": 200_000, "teacher": "network",
-            "iterations": 300}
+            "iterations": mcts.DEFAULTS["iterations"]}
 
 
 # -- features ---------------------------------------------------------------------------------
@@ -176,8 +176,7 @@ class SearchTeacher:
         future labels)."""
         bot = self.bots[seat]
         bot.policy.use_weights(view.players)
-        candidates = [code for _, code in bot.policy.ranked(view)][: bot.options["root"]]
-        return candidates[0] if len(candidates) == 1 else bot.search(view, candidates)
+        return bot.choose(view, [code for _, code in bot.policy.ranked(view)])
 
 
 def make_teacher(name: str, rules: Rules, iterations: int) -> NetworkTeacher | SearchTeacher:

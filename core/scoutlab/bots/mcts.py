@@ -72,10 +72,12 @@ class MctsBot:
             if not fresh:
                 return self.positions.choose(view, ranked)
             ranked = fresh
+        return self.positions.note(view, self.choose(view, ranked))
+
+    def choose(self, view: View, ranked: list[int]) -> int:
+        """The move played among `ranked` (the prior's order): its best `root` searched, unless there is one."""
         candidates = ranked[: self.options["root"]]
-        if len(candidates) == 1:
-            return self.positions.note(view, candidates[0])
-        return self.positions.note(view, self.search(view, candidates))
+        return candidates[0] if len(candidates) == 1 else self.search(view, candidates)
 
     # -- the search ------------------------------------------------------------------------
 
