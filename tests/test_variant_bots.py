@@ -364,14 +364,25 @@ def test_the_shipped_tunings_beat_the_official_weights_in_their_variant(name, pl
 
 
 def test_the_search_is_kept_only_where_it_won_clearly_more():
-    from scoutlab.sim.tune import Share, clearly_better
+    """The check's two bots play the same games: their gain is read game by game, where the deal cancels."""
+    from scoutlab.sim.tune import clearly_better, paired_gain
 
-    def share(p):
-        return Share(p, 0.0, 1.0, 2000)
-
-    assert clearly_better(share(0.305), share(0.248))  # house-runs-first's check: 5.7 points, about 4 errors
-    assert not clearly_better(share(0.262), share(0.244))  # house-no-exemption's: 1.8 points, about 1.3 errors
-    assert not clearly_better(share(0.25), share(0.25)) and not clearly_better(share(0.20), share(0.30))
+    start = [1.0] * 500 + [0.0] * 1500  # 25% of 2,000 games
+    # the same games but 40 more won: 2 points, which two unpaired shares of 2,000 could not tell from chance
+    # (1.4 of their errors), but 40 changed games and none lost are 6 errors of the pairs' differences
+    better = [1.0] * 540 + [0.0] * 1460
+    assert clearly_better(better, start) and not clearly_better(start, better)
+    assert paired_gain(better, start)[0] == 0.02
+    # the same 40 more, but 300 other games lost and 300 won: the differences' spread hides the gain
+    shuffled = [1.0] * 540 + [0.0] * 1460
+    shuffled[:300], shuffled[600:900] = [0.0] * 300, [1.0] * 300
+    assert sum(shuffled) == sum(better) and not clearly_better(shuffled, start)
+    rng = random.Random(5)  # two equal bots, their games independent: no gain to find
+    one, two = ([float(rng.random() < 0.25) for _ in range(2000)] for _ in range(2))
+    assert not clearly_better(one, two) and not clearly_better(two, one)
+    assert not clearly_better(start, start) and clearly_better([0.5, 1.0], [0.0, 0.5])  # every game a half more
+    with pytest.raises(ValueError, match="same games"):
+        paired_gain([1.0], [1.0, 0.0])
 
 
 def test_the_shipped_tunings_cover_every_shipped_variant_the_defaults_were_not_tuned_on(tmp_path):

@@ -8,12 +8,12 @@ search moves towards the ones that won most. The weights are searched in units o
 typical size (SCALES), so one step size suits them all.
 
 At the end, the search's mean and the starting weights (the default weights, read in the
-variant's points) play new games against the same opponents. The search's mean is kept
-only where it won clearly more (`clearly_better`: by more than 1.96 standard errors of the
-difference), else the start is (tuned.save), with both win shares and their 95% Wilson
-intervals: a tuning keeps no weights it cannot show are better than where it started (a
-mean that won a point or two more on the check games won no more on new ones), and says
-what it found in numbers.
+variant's points) play the same new games against the same opponents. The search's mean is
+kept only where it won clearly more (`clearly_better`: by more than 1.96 standard errors of
+the difference, taken game by game, since both played each deal), else the start is
+(tuned.save), with both win shares and their 95% Wilson intervals and the gain: a tuning
+keeps no weights it cannot show are better than where it started (a mean that won a point or
+two more on the check games won no more on new ones), and says what it found in numbers.
 """
 
 from __future__ import annotations
@@ -104,20 +104,27 @@ def bot_name(weights: dict[str, float]) -> str:
     return "skilled:" + ",".join(f"{key}={value!r}" for key, value in weights.items())
 
 
-def play_share(doc: str, players: int, candidate: str, seed: int, first: int, count: int,
-               opponents: tuple[str, ...] = (OPPONENT,)) -> float:
+def play_outcomes(doc: str, players: int, candidate: str, seed: int, first: int, count: int,
+                  opponents: tuple[str, ...] = (OPPONENT,)) -> list[float]:
     """Games first..first+count-1 of a run: `candidate` in one seat (rotating) against the others played by one of
-    `opponents` (the next after each full turn of the seat, so each meets every seat alike); its wins (ties split)."""
+    `opponents` (the next after each full turn of the seat, so each meets every seat alike); its share of each
+    game's win (1, 0, or 1/k of a k-way tie)."""
     rules = _rules(doc)
-    share = 0.0
+    outcomes = []
     for index in range(first, first + count):
         seat = index % players
         names = [opponents[index // players % len(opponents)]] * players
         names[seat] = candidate
         game = game_seed(seed, index)
         winners = play_game(rules, players, make_bots(names, rules, players, game), game).winners()
-        share += 1 / len(winners) if seat in winners else 0.0
-    return share
+        outcomes.append(1 / len(winners) if seat in winners else 0.0)
+    return outcomes
+
+
+def play_share(doc: str, players: int, candidate: str, seed: int, first: int, count: int,
+               opponents: tuple[str, ...] = (OPPONENT,)) -> float:
+    """The candidate's wins (ties split) in the games `play_outcomes` plays."""
+    return sum(play_outcomes(doc, players, candidate, seed, first, count, opponents))
 
 
 _compiled: dict[str, Rules] = {}  # per worker process: the rules compiled once
@@ -150,12 +157,12 @@ def tune(rules: Rules, players: int, budget: Budget = Budget(), seed: int = 0, w
     began = time.perf_counter()
     backend = make_backend("pool", workers or available_cores())
     try:
-        def shares(candidates: list[dict[str, float]], games: int, run_seed: int) -> list[Share]:
+        def outcomes(candidates: list[dict[str, float]], games: int, run_seed: int) -> list[list[float]]:
             tasks = [(doc, players, bot_name(c), run_seed, first, min(BATCH, games - first), tuple(opponents))
                      for c in candidates for first in range(0, games, BATCH)]
-            wins = list(backend.map_ordered(play_share, tasks, lambda: False))
+            batches = list(backend.map_ordered(play_outcomes, tasks, lambda: False))
             per = math.ceil(games / BATCH)
-            return [_share(sum(wins[i * per:(i + 1) * per]), games) for i in range(len(candidates))]
+            return [[won for batch in batches[i * per:(i + 1) * per] for won in batch] for i in range(len(candidates))]
 
         def weights_of(x) -> dict[str, float]:
             return {key: round(float(start[key] + value * SCALES[key]), 4) for key, value in zip(keys, x)}
@@ -164,35 +171,51 @@ def tune(rules: Rules, players: int, budget: Budget = Budget(), seed: int = 0, w
             "popsize": budget.population, "seed": seed + 1, "verbose": -9, "maxiter": budget.generations})
         for generation in range(budget.generations):
             xs = search.ask()
-            found = shares([weights_of(x) for x in xs], budget.games, seed * 1_000 + generation)
-            search.tell(xs, [-s.share for s in found])
-            best = max(s.share for s in found)
+            found = [sum(games) / budget.games
+                     for games in outcomes([weights_of(x) for x in xs], budget.games, seed * 1_000 + generation)]
+            search.tell(xs, [-share for share in found])
+            best = max(found)
             report(f"generation {generation + 1}/{budget.generations}: best candidate won {100 * best:.1f}% "
                    f"of {budget.games} games ({time.perf_counter() - began:.0f} s)")
         mean = weights_of(search.mean)
-        start_share, mean_share = shares([start, mean], budget.check_games, seed * 1_000 + CHECK_SEED)
+        start_games, mean_games = outcomes([start, mean], budget.check_games, seed * 1_000 + CHECK_SEED)
     finally:
         backend.close()
-    kept, kept_share = (mean, mean_share) if clearly_better(mean_share, start_share) else (start, start_share)
+    start_share, mean_share = _share(start_games), _share(mean_games)
+    gain, error = paired_gain(mean_games, start_games)
+    kept, kept_share = (mean, mean_share) if clearly_better(mean_games, start_games) else (start, start_share)
     against = " or ".join(opponents)
     method = (f"CMA-ES (pycma), {budget.generations} generations of {budget.population} candidates, {budget.games} games "
               f"each, one seat against {players - 1} {against}, seats rotating, seed {seed}; "
               f"{time.perf_counter() - began:.0f} s on {backend.workers} workers")
     result = (f"{'tuned' if kept is mean else 'start kept'}: {kept_share.words(players)} against {against}; "
-              f"start {start_share.words(players)}, search's mean {mean_share.words(players)}")
+              f"start {start_share.words(players)}, search's mean {mean_share.words(players)}, "
+              f"{100 * gain:+.1f} points on the same games (standard error {100 * error:.1f})")
     return tuned.Tuned(rules.name, players, tuned.play_digest(rules), kept, method, result)
 
 
-def clearly_better(a: Share, b: Share, z: float = 1.96) -> bool:
-    """Whether share `a` beats share `b` by more than `z` standard errors of their difference (as if unpaired, so
-    erring towards no: the two played the same deals, which makes the true error smaller)."""
-    error = math.sqrt(a.share * (1 - a.share) / a.games + b.share * (1 - b.share) / b.games)
-    return a.share - b.share > z * error
+def paired_gain(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
+    """How much more of each game's win `a` took than `b`, game i of each on the same deal: the mean and its
+    standard error (from the games' differences, so what the deal decides for both cancels)."""
+    if len(a) != len(b) or not a:
+        raise ValueError(f"paired outcomes need the same games: {len(a)} against {len(b)}")
+    differences = [x - y for x, y in zip(a, b)]
+    mean = sum(differences) / len(differences)
+    if len(differences) < 2:
+        return mean, math.inf
+    variance = sum((d - mean) ** 2 for d in differences) / (len(differences) - 1)
+    return mean, math.sqrt(variance / len(differences))
 
 
-def _share(wins: float, games: int) -> Share:
-    low, high = wilson(wins, games)
-    return Share(wins / games, low, high, games)
+def clearly_better(a: Sequence[float], b: Sequence[float], z: float = 1.96) -> bool:
+    """Whether outcomes `a` beat outcomes `b` of the same games by more than `z` standard errors of the gain."""
+    gain, error = paired_gain(a, b)
+    return gain > z * error
+
+
+def _share(outcomes: Sequence[float]) -> Share:
+    low, high = wilson(sum(outcomes), len(outcomes))
+    return Share(sum(outcomes) / len(outcomes), low, high, len(outcomes))
 
 
 def tune_untuned(specs: Sequence[tuple[str, int | None]], every_count: bool, budget: Budget = Budget(),
