@@ -54,8 +54,8 @@ def test_the_shipped_weights_cover_every_official_count_with_numbers():
         assert all(isinstance(value, (int, float)) and math.isfinite(value) for value in weights.values())
         assert skilled.default_weights(players) is weights and skilled.WEIGHTS["trained_by"][str(players)]
     assert skilled.default_weights(6) is skilled.default_weights(5)  # a house rule's six players: the nearest count
-    assert skilled.count_settings(5) == skilled.count_settings(4) == {"sns_scouts": 16}
-    assert skilled.count_settings(3) == skilled.count_settings(2) == {}
+    assert skilled.count_settings(5) == skilled.count_settings(4) == skilled.count_settings(3) == {"sns_scouts": 16}
+    assert skilled.count_settings(2) == {}
     assert skilled.reference_variant(2) == "two-player" and skilled.reference_variant(4) == "official"
 
 
