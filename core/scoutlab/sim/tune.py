@@ -190,7 +190,8 @@ def tune(rules: Rules, players: int, budget: Budget = Budget(), seed: int = 0, w
               f"{time.perf_counter() - began:.0f} s on {backend.workers} workers")
     result = (f"{'tuned' if kept is mean else 'start kept'}: {kept_share.words(players)} against {against}; "
               f"start {start_share.words(players)}, search's mean {mean_share.words(players)}, "
-              f"{100 * gain:+.1f} points on the same games (standard error {100 * error:.1f})")
+              f"{100 * gain:+.1f} points on the same games "
+              + (f"(standard error {100 * error:.1f})" if math.isfinite(error) else "(one game: no standard error)"))
     return tuned.Tuned(rules.name, players, tuned.play_digest(rules), kept, method, result)
 
 
