@@ -17,7 +17,7 @@ from scoutlab.rules import Rules, load_rules
 from scoutlab.sim import compare
 from scoutlab.sim.findings import findings
 from scoutlab.sim.tune import Budget, budget_for, tune, tune_untuned
-from scoutlab.spec.variant import load_spec_text
+from scoutlab.spec.variant import load_spec_text, shipped_variants
 
 # A house rule of each kind the issue names: a scoring weight changed, nothing else.
 SCORING = {
@@ -79,7 +79,7 @@ def test_in_the_official_points_points_and_tempo_are_one_weight():
     """Where the points are the official ones, a card's or a scout's weight may be split in any way: same moves."""
     for name, players in (("official", 4), ("two-player", 2), ("house-wrap", 3), ("official", 5)):
         rules = load_rules(name)
-        w = skilled.default_weights(players)
+        w = skilled.SkilledBot(rules, random.Random(0), {}).base_weights(players)  # tuned, for house-wrap
         trained = (f"skilled:card={w['card'] + w['tempo']!r},tempo=0.0,"
                    f"scout={w['scout'] + w['scout_tempo']!r},scout_tempo=0.0")
         for seed in range(6):
@@ -117,18 +117,21 @@ def test_under_the_official_rules_both_read_the_same():
     assert differing_choices(load_rules("official"), 4, games=3) == 0
 
 
-def test_the_shipped_house_rules_play_their_own_tuned_weights():
-    for name, players in (("house-runs-first", 3), ("two-player-28", 2)):
-        rules = load_rules(name)
-        assert skilled.tuning(rules, players) == "tuned", name
-        assert tuned.find(rules, players).result.startswith("tuned:"), name
-        assert differing_choices(rules, players, games=2) > 0, name
-    # Tuned, and the search found nothing clearly better than the official weights: they play those, as official.
-    for name in ("house-no-exemption", "house-wrap", "house-runs-first"):
-        rules = load_rules(name)
-        assert skilled.tuning(rules, 4) == "tuned", name
-        assert tuned.find(rules, 4).result.startswith("start kept:"), name
-        assert differing_choices(rules, 4, games=2) == 0, name
+@pytest.mark.parametrize(("name", "players"), [(name, n) for name, _ in shipped_variants() for n in load_rules(name).players
+                                               if skilled.reference_variant(n) != name])
+def test_the_shipped_house_rules_play_their_own_tuned_weights(name, players):
+    """A search that won clearly more plays its own weights; one that did not plays the start, which for rules
+    whose points are the official ones is the official weights: those games are the official game's, move for move."""
+    rules = load_rules(name)
+    assert skilled.tuning(rules, players) == "tuned"
+    kept = tuned.find(rules, players).result
+    assert kept.startswith(("tuned:", "start kept:"))
+    assert (differing_choices(rules, players, games=2) > 0) == kept.startswith("tuned:")
+
+
+def test_the_shipped_tunings_include_searches_kept_and_starts_kept():
+    """So the test above checks both ways (the file is written by scripts/tune_shipped.py)."""
+    assert {kept.result.split(":")[0] for kept in tuned._shipped().values()} == {"tuned", "start kept"}
 
 
 def test_weights_is_variant_or_official():
@@ -251,6 +254,7 @@ def test_a_tiny_tuning_keeps_the_better_of_start_and_search_and_says_both():
     assert kept.players == 3 and kept.digest == tuned.play_digest(rules)
     assert set(kept.weights) == set(tune_start(rules, 3)) and all(math.isfinite(v) for v in kept.weights.values())
     assert "against skilled:weights=official" in kept.result and "of 12 games" in kept.result
+    assert "points on the same games (standard error " in kept.result
     assert kept.result.startswith(("tuned:", "start kept:"))
     if kept.result.startswith("start kept:"):
         assert kept.weights == tune_start(rules, 3)
@@ -351,9 +355,11 @@ def test_compare_tune_fits_only_the_variants_without_weights(tmp_path):
     assert tune_untuned([("official", None), (str(spec), None)], False, workers=1, report=lines.append) == []
 
 
-@pytest.mark.parametrize(("name", "players"), [("house-runs-first", 3), ("two-player-28", 2)])
+@pytest.mark.parametrize(("name", "players"), [("two-player-28", 2)])
 def test_the_shipped_tunings_beat_the_official_weights_in_their_variant(name, players):
-    """On game seeds no tuning played (run seed 777, as benchmarks/variant_bots.py), more than the even share."""
+    """On game seeds no tuning played (run seed 777, as benchmarks/variant_bots.py), more than the even share.
+    (House-runs-first's 3-player tuning gains about 2 points over the 3-player weights tuned against the network,
+    docs/bots.md: too few for 400 games to show.)"""
     from scoutlab.sim.stats import wilson
     from scoutlab.sim.tune import play_share
 
@@ -364,23 +370,35 @@ def test_the_shipped_tunings_beat_the_official_weights_in_their_variant(name, pl
 
 
 def test_the_search_is_kept_only_where_it_won_clearly_more():
-    """The check's two bots play the same games: their gain is read game by game, where the deal cancels."""
-    from scoutlab.sim.tune import clearly_better, paired_gain
+    from scoutlab.sim.tune import Share, clearly_better
+
+    def share(p):
+        return Share(p, 0.0, 1.0, 2000)
+
+    assert clearly_better(share(0.305), share(0.248))  # house-runs-first's check: 5.7 points, about 4 errors
+    assert not clearly_better(share(0.262), share(0.244))  # house-no-exemption's: 1.8 points, about 1.3 errors
+    assert not clearly_better(share(0.25), share(0.25)) and not clearly_better(share(0.20), share(0.30))
+    # a gain read game by game clear at 2 errors, which new games did not show (docs/bots.md): not kept
+    assert not clearly_better(share(0.352), share(0.324))
+
+
+def test_the_gain_is_read_game_by_game():
+    """The check's two bots play the same games: the gain's error comes from the games' differences."""
+    from scoutlab.sim.tune import paired_gain
 
     start = [1.0] * 500 + [0.0] * 1500  # 25% of 2,000 games
-    # the same games but 40 more won: 2 points, which two unpaired shares of 2,000 could not tell from chance
-    # (1.4 of their errors), but 40 changed games and none lost are 6 errors of the pairs' differences
-    better = [1.0] * 540 + [0.0] * 1460
-    assert clearly_better(better, start) and not clearly_better(start, better)
-    assert paired_gain(better, start)[0] == 0.02
-    # the same 40 more, but 300 other games lost and 300 won: the differences' spread hides the gain
-    shuffled = [1.0] * 540 + [0.0] * 1460
+    better = [1.0] * 540 + [0.0] * 1460  # the same games and 40 more: 2 points, 6 errors of the differences
+    gain, error = paired_gain(better, start)
+    assert gain == 0.02 and 5.5 < gain / error < 7
+    shuffled = [1.0] * 540 + [0.0] * 1460  # the same 40 more, but 300 other games lost and 300 won
     shuffled[:300], shuffled[600:900] = [0.0] * 300, [1.0] * 300
-    assert sum(shuffled) == sum(better) and not clearly_better(shuffled, start)
+    gain, error = paired_gain(shuffled, start)
+    assert sum(shuffled) == sum(better) and gain == pytest.approx(0.02) and 1 < gain / error < 2
     rng = random.Random(5)  # two equal bots, their games independent: no gain to find
     one, two = ([float(rng.random() < 0.25) for _ in range(2000)] for _ in range(2))
-    assert not clearly_better(one, two) and not clearly_better(two, one)
-    assert not clearly_better(start, start) and clearly_better([0.5, 1.0], [0.0, 0.5])  # every game a half more
+    gain, error = paired_gain(one, two)
+    assert abs(gain) < 2 * error
+    assert paired_gain([0.5, 1.0], [0.0, 0.5]) == (0.5, 0.0) and paired_gain([1.0], [0.0]) == (1.0, math.inf)
     with pytest.raises(ValueError, match="same games"):
         paired_gain([1.0], [1.0, 0.0])
 
