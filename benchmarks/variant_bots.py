@@ -5,9 +5,13 @@ weights tuned for the variant where `scoutlab tune` fitted them, else the defaul
 read in the variant's points) in one seat, rotating, against `skilled:weights=official` in
 the others, on game seeds no tuning played (run seed 777 unless --seed). Its win share
 (ties split) with the 95% Wilson interval, beside the even share, and how its weights fit.
+With --start, the tuning's start (the default weights read in the variant's points) plays
+the same games too, and the bot's gain over it is read game by game, as `scoutlab tune`'s
+check reads it: does a tuning's gain hold on new deals?
 
     python benchmarks/variant_bots.py --games 2000 official:4 house-no-exemption:4 two-player-28:2
     SCOUTLAB_CACHE_DIR=/tmp/tunecache python benchmarks/variant_bots.py capture-two.yaml:4
+    python benchmarks/variant_bots.py --start --seed 555 house-runs-first:3
 """
 
 from __future__ import annotations
@@ -20,7 +24,13 @@ from scoutlab.bots import skilled
 from scoutlab.rules import load_rules
 from scoutlab.sim.backends import available_cores, make_backend
 from scoutlab.sim.stats import wilson
-from scoutlab.sim.tune import BATCH, play_share
+from scoutlab.sim.tune import BATCH, bot_name, paired_gain, play_outcomes, start_weights
+
+
+def outcomes(backend, doc: str, players: int, bot: str, seed: int, games: int) -> list[float]:
+    """`bot`'s share of each of the run's games, one seat rotating, against the official game's weights."""
+    tasks = [(doc, players, bot, seed, first, min(BATCH, games - first)) for first in range(0, games, BATCH)]
+    return [won for batch in backend.map_ordered(play_outcomes, tasks, lambda: False) for won in batch]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -29,21 +39,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=777)
     parser.add_argument("--workers", type=int, default=available_cores())
+    parser.add_argument("--start", action="store_true", help="also play the tuning's start; its gain game by game")
     args = parser.parse_args(argv)
     backend = make_backend("pool", args.workers)
-    print("| variant | players | weights | skilled against official weights | 95% interval | even share |")
-    print("|---|---|---|---|---|---|")
+    extra = (" start | gain over the start |", "---|---|") if args.start else ("", "")
+    print(f"| variant | players | weights | skilled against official weights | 95% interval | even share |{extra[0]}")
+    print(f"|---|---|---|---|---|---|{extra[1]}")
     try:
         for text in args.formats:
             name, _, count = text.rpartition(":")
             rules, players = load_rules(name), int(count)
             doc = json.dumps(rules.spec.doc)
-            tasks = [(doc, players, "skilled", args.seed, first, min(BATCH, args.games - first))
-                     for first in range(0, args.games, BATCH)]
-            wins = sum(backend.map_ordered(play_share, tasks, lambda: False))
+            played = outcomes(backend, doc, players, "skilled", args.seed, args.games)
+            wins = sum(played)
             low, high = wilson(wins, args.games)
-            print(f"| {rules.name} | {players} | {skilled.tuning(rules, players)} | {100 * wins / args.games:.1f}% "
-                  f"of {args.games:,} | [{100 * low:.1f}, {100 * high:.1f}] | {100 / players:.0f}% |", flush=True)
+            row = (f"| {rules.name} | {players} | {skilled.tuning(rules, players)} | {100 * wins / args.games:.1f}% "
+                   f"of {args.games:,} | [{100 * low:.1f}, {100 * high:.1f}] | {100 / players:.0f}% |")
+            if args.start:
+                start = outcomes(backend, doc, players, bot_name(start_weights(rules, players)), args.seed, args.games)
+                gain, error = paired_gain(played, start)
+                row += f" {100 * sum(start) / args.games:.1f}% | {100 * gain:+.1f} points (standard error {100 * error:.1f}) |"
+            print(row, flush=True)
     finally:
         backend.close()
     return 0

@@ -420,3 +420,17 @@ def test_what_bots_keep_across_games_lets_their_rules_go():
     del rules
     gc.collect()
     assert gone() is None
+
+
+def test_variant_bots_reads_a_tunings_gain_over_its_start_game_by_game(capsys):
+    # a shipped tuning that kept its start: the same bot, so the same games and no gain, read paired
+    from scoutlab.bots import tuned
+
+    kept = next(t for t in tuned._shipped().values() if t.result.startswith("start kept:"))
+    variant_bots = benchmark("variant_bots")
+    assert variant_bots.main(["--start", "--games", "6", "--workers", "1", f"{kept.variant}:{kept.players}"]) == 0
+    header, rule, row = capsys.readouterr().out.splitlines()
+    assert header.endswith("| start | gain over the start |") and rule.count("|") == header.count("|")
+    cells = [cell.strip() for cell in row.strip("|").split("|")]
+    assert cells[:3] == [kept.variant, str(kept.players), "tuned"] and cells[3].split()[0] == cells[6]
+    assert cells[7] == "+0.0 points (standard error 0.0)"
