@@ -24,13 +24,7 @@ from scoutlab.bots import skilled
 from scoutlab.rules import load_rules
 from scoutlab.sim.backends import available_cores, make_backend
 from scoutlab.sim.stats import wilson
-from scoutlab.sim.tune import BATCH, bot_name, paired_gain, play_outcomes, start_weights
-
-
-def outcomes(backend, doc: str, players: int, bot: str, seed: int, games: int) -> list[float]:
-    """`bot`'s share of each of the run's games, one seat rotating, against the official game's weights."""
-    tasks = [(doc, players, bot, seed, first, min(BATCH, games - first)) for first in range(0, games, BATCH)]
-    return [won for batch in backend.map_ordered(play_outcomes, tasks, lambda: False) for won in batch]
+from scoutlab.sim.tune import bot_name, paired_gain, run_outcomes, start_weights
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -50,15 +44,15 @@ def main(argv: list[str] | None = None) -> int:
             name, _, count = text.rpartition(":")
             rules, players = load_rules(name), int(count)
             doc = json.dumps(rules.spec.doc)
-            played = outcomes(backend, doc, players, "skilled", args.seed, args.games)
+            bots = ["skilled", bot_name(start_weights(rules, players))] if args.start else ["skilled"]
+            played, *start = run_outcomes(backend, doc, players, bots, args.seed, args.games)
             wins = sum(played)
             low, high = wilson(wins, args.games)
             row = (f"| {rules.name} | {players} | {skilled.tuning(rules, players)} | {100 * wins / args.games:.1f}% "
                    f"of {args.games:,} | [{100 * low:.1f}, {100 * high:.1f}] | {100 / players:.0f}% |")
-            if args.start:
-                start = outcomes(backend, doc, players, bot_name(start_weights(rules, players)), args.seed, args.games)
-                gain, error = paired_gain(played, start)
-                row += f" {100 * sum(start) / args.games:.1f}% | {100 * gain:+.1f} points (standard error {100 * error:.1f}) |"
+            if start:
+                gain, error = paired_gain(played, start[0])
+                row += f" {100 * sum(start[0]) / args.games:.1f}% | {100 * gain:+.1f} points (standard error {100 * error:.1f}) |"
             print(row, flush=True)
     finally:
         backend.close()

@@ -26,6 +26,7 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from scoutlab.bots import skilled, tuned
 from scoutlab.match import make_bots, play_game
@@ -130,6 +131,16 @@ def play_share(doc: str, players: int, candidate: str, seed: int, first: int, co
     return sum(play_outcomes(doc, players, candidate, seed, first, count, opponents))
 
 
+def run_outcomes(backend: Any, doc: str, players: int, candidates: Sequence[str], seed: int, games: int,
+                 opponents: Sequence[str] = (OPPONENT,)) -> list[list[float]]:
+    """Each candidate's share of each of the run's games (`play_outcomes`), all in one batch of tasks for `backend`."""
+    tasks = [(doc, players, bot, seed, first, min(BATCH, games - first), tuple(opponents))
+             for bot in candidates for first in range(0, games, BATCH)]
+    batches = list(backend.map_ordered(play_outcomes, tasks, lambda: False))
+    per = math.ceil(games / BATCH)
+    return [[won for batch in batches[i * per:(i + 1) * per] for won in batch] for i in range(len(candidates))]
+
+
 _compiled: dict[str, Rules] = {}  # per worker process: the rules compiled once
 
 
@@ -161,11 +172,7 @@ def tune(rules: Rules, players: int, budget: Budget = Budget(), seed: int = 0, w
     backend = make_backend("pool", workers or available_cores())
     try:
         def outcomes(candidates: list[dict[str, float]], games: int, run_seed: int) -> list[list[float]]:
-            tasks = [(doc, players, bot_name(c), run_seed, first, min(BATCH, games - first), tuple(opponents))
-                     for c in candidates for first in range(0, games, BATCH)]
-            batches = list(backend.map_ordered(play_outcomes, tasks, lambda: False))
-            per = math.ceil(games / BATCH)
-            return [[won for batch in batches[i * per:(i + 1) * per] for won in batch] for i in range(len(candidates))]
+            return run_outcomes(backend, doc, players, [bot_name(c) for c in candidates], run_seed, games, opponents)
 
         def weights_of(x) -> dict[str, float]:
             return {key: round(float(start[key] + value * SCALES[key]), 4) for key, value in zip(keys, x)}
