@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import random
+from pathlib import Path
 
 import pytest
 
@@ -18,6 +19,8 @@ from scoutlab.sim import compare
 from scoutlab.sim.findings import findings
 from scoutlab.sim.tune import Budget, budget_for, tune, tune_untuned
 from scoutlab.spec.variant import load_spec_text
+
+TESTS = Path(__file__).resolve().parent
 
 # A house rule of each kind the issue names: a scoring weight changed, nothing else.
 SCORING = {
@@ -109,7 +112,9 @@ def differing_choices(rules: Rules, players: int, games: int) -> int:
 def test_a_scoring_house_rule_changes_the_skilled_bots_choices(rule, parent, players):
     if parent == "two-player" and rule.startswith("chip_received"):
         pytest.skip("in two-player games the scout pays: no chip is received, so this rule changes nothing")
-    assert differing_choices(variant(parent, SCORING[rule]), players, games=3) > 0
+    # 12 games: at 2 players every show captures the whole active set, so doubling its points
+    # changes only show against scout, and the 2-player weights already weigh a capture heavily
+    assert differing_choices(variant(parent, SCORING[rule]), players, games=12) > 0
 
 
 def test_under_the_official_rules_both_read_the_same():
@@ -354,18 +359,24 @@ def test_compare_tune_fits_only_the_variants_without_weights(tmp_path):
     assert tune_untuned([("official", None), (str(spec), None)], False, workers=1, report=lines.append) == []
 
 
-@pytest.mark.parametrize(("name", "players"), [("two-player-28", 2)])
-def test_the_shipped_tunings_beat_the_official_weights_in_their_variant(name, players):
-    """On game seeds no tuning played (run seed 777, as benchmarks/variant_bots.py), more than the even share.
-    (House-runs-first's 3-player tuning gains about 2 points over the 3-player weights tuned against the network,
-    docs/bots.md: too few for 400 games to show.)"""
+def test_a_tuning_beats_the_official_weights_where_the_rule_asks_for_other_moves():
+    """With no penalty for a card in hand, at 2 players, the weights `scoutlab tune` kept (tests/tunings/, put in this
+    test's cache) win more than the even share against the official weights, on game seeds no tuning played (run
+    seed 777, as benchmarks/variant_bots.py plays them: 56.5% of 2,000). None of the shipped tunings does so any
+    more: the 2-player weights tuned against the network play the 28-card game as well as its tuning did, and the
+    3-player gain of house-runs-first, about 2 points (docs/bots.md), is too small for 400 games to show."""
     from scoutlab.sim.stats import wilson
     from scoutlab.sim.tune import play_share
 
+    rules = variant("two-player", SCORING["card_in_hand: 0"])
+    kept = tuned.parse(json.loads((TESTS / "tunings" / "no-hand-penalty-2.json").read_text()))
+    assert kept is not None and kept.digest == tuned.play_digest(rules), "the rules' digest changed: tune it again"
+    tuned.save(kept)
+    assert skilled.tuning(rules, 2) == "tuned"
     games = 400
-    wins = play_share(json.dumps(load_rules(name).spec.doc), players, "skilled", 777, 0, games)
+    wins = play_share(json.dumps(rules.spec.doc), 2, "skilled", 777, 0, games)
     low, _ = wilson(wins, games)
-    assert low > 1 / players, f"{name}: {wins / games:.1%} of {games} games"
+    assert low > 1 / 2, f"{wins / games:.1%} of {games} games"
 
 
 def test_the_search_is_kept_only_where_it_won_clearly_more():
