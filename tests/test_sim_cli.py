@@ -207,9 +207,9 @@ def test_the_main_commands_cost_is_one_figure_in_the_help_and_the_readme(capsys)
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
     section = readme[readme.index("- Cost of the main command"):readme.index("<!-- section: play -->")]
     said = {
-        "compare --help": re.findall(r"about ([\d.]+) CPU-seconds", helped),
-        "core/scoutlab/commands/compare.py": re.findall(r"about ([\d.]+) CPU-seconds", " ".join(compare.__doc__.split())),
-        "README.md": re.findall(r"about ([\d.]+) CPU-seconds", section),
+        "compare --help": re.findall(r"about ([\d.]+(?: to [\d.]+)?) CPU-seconds", helped),
+        "core/scoutlab/commands/compare.py": re.findall(r"about ([\d.]+(?: to [\d.]+)?) CPU-seconds", " ".join(compare.__doc__.split())),
+        "README.md": re.findall(r"about ([\d.]+(?: to [\d.]+)?) CPU-seconds", section),
     }
     assert all(len(found) == 1 for found in said.values()), said
     assert len({found[0] for found in said.values()}) == 1, said

@@ -357,8 +357,9 @@ def caveats(report: Report) -> list[str]:
     untuned = [v for v in report.variants if v.tuning == "untuned"]
     if untuned:
         out.append(f"Caveat: the skilled bots of {', '.join(v.label for v in untuned)} play weights tuned for the "
-                   "official game, read in the variant's points, not weights fitted to it: a strategy fitted to "
-                   "it may play otherwise. `scoutlab tune VARIANT --players N` fits them (minutes); "
+                   "official game, read in the variant's points, not weights fitted to it: they may miss a better "
+                   "strategy, and where the rule moves the points far they can play it worse than the official "
+                   "weights do. `scoutlab tune VARIANT --players N` fits them (minutes); "
                    "compare --tune fits them first.")
     lineups = {v.lineup for v in report.variants}
     lineup = lineups.pop() if len(lineups) == 1 else "the lineups above"
