@@ -434,3 +434,17 @@ def test_variant_bots_reads_a_tunings_gain_over_its_start_game_by_game(capsys):
     cells = [cell.strip() for cell in row.strip("|").split("|")]
     assert cells[:3] == [kept.variant, str(kept.players), "tuned"] and cells[3].split()[0] == cells[6]
     assert cells[7] == "+0.0 points (standard error 0.0)"
+
+
+def test_variant_bots_plays_another_bot_in_the_seat_when_asked(capsys):
+    # the official split of a card's worth in official points: the same moves as the defaults, so the same share
+    variant_bots = benchmark("variant_bots")
+    for bot in ("skilled", "skilled:card=0.6665,tempo=-0.3628"):
+        assert variant_bots.main(["--bot", bot, "--games", "8", "--workers", "1", "official:4"]) == 0
+    shares = []
+    for bot, row in zip(("skilled", "skilled:card=0.6665,tempo=-0.3628"),
+                        [line for line in capsys.readouterr().out.splitlines() if line.startswith("| official")]):
+        cells = [cell.strip() for cell in row.strip("|").split("|")]
+        assert cells[2] == ("reference" if bot == "skilled" else f"`{bot}`")
+        shares.append(cells[3])
+    assert shares[0] == shares[1]

@@ -252,6 +252,7 @@ def test_a_tiny_training_run_writes_weights_that_load(tmp_path):
     weights = written["counts"]["5"]
     assert sorted(set(weights) - {"sns_scouts"}) == sorted(TUNED)
     assert weights["sns_scouts"] == skilled.WEIGHTS["counts"]["5"]["sns_scouts"]  # not fitted: kept as it was
+    assert weights["card"] == weights["tempo"] and weights["scout"] == weights["scout_tempo"]  # split in halves
     assert written["counts"]["2"] == skilled.WEIGHTS["counts"]["2"]  # the other counts kept
     assert "train_skilled.py" in written["trained_by"]["5"] and "CMA-ES" in written["trained_by"]["5"]
     bot = SkilledBot(load_rules("official"), random.Random(0), {key: float(v) for key, v in weights.items() if key in TUNED})

@@ -18,7 +18,7 @@ a weights file has none): a card's `tempo` and a scout's `scout_tempo`, what a c
 scout costs in the race to empty the hand even where no point rides on it, so a variant with
 no penalty for cards in hand still sheds them. In the official points a card's worth is `card + tempo`
 and a scout's `scout + scout_tempo`: how a weights file splits them shows only where a
-variant's points differ.
+variant's points differ, so the default weights split each in halves (`split_evenly`).
 """
 
 from __future__ import annotations
@@ -49,6 +49,19 @@ class Points:
 
 
 OFFICIAL = Points()
+
+
+def split_evenly(weights: dict[str, Any]) -> dict[str, Any]:
+    """`weights` with a card's worth and a scout's worth each split in halves between points and tempo, sums kept
+    to the bit (half of a float doubles back exactly), so the game they were tuned on plays the same moves.
+
+    There only the sums decide a move, so a tuning there leaves the split to chance; read in other points, the
+    split a tuning left lost badly where halves played about even (docs/bots.md, "Bots that read the variant")."""
+    even = {**weights}
+    for points, tempo in (("card", "tempo"), ("scout", "scout_tempo")):
+        total = weights[points] + weights.get(tempo, NOT_POINTS[tempo])
+        even[points] = even[tempo] = total / 2
+    return even
 
 
 def in_points(weights: dict[str, Any], points: Points) -> dict[str, Any]:
