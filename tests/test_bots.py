@@ -437,7 +437,7 @@ def test_variant_bots_reads_a_tunings_gain_over_its_start_game_by_game(capsys):
 
 
 def test_variant_bots_plays_another_bot_in_the_seat_when_asked(capsys):
-    # the official split of a card's worth in official points: the same moves as the defaults, so the same share
+    # the split the 4-player tuning had left, in official points: the defaults' moves, so the same share
     variant_bots = benchmark("variant_bots")
     for bot in ("skilled", "skilled:card=0.6665,tempo=-0.3628"):
         assert variant_bots.main(["--bot", bot, "--games", "8", "--workers", "1", "official:4"]) == 0

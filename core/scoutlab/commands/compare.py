@@ -8,8 +8,9 @@ says they are unpaired and why. The output begins with the lineup, each variant'
 count and why, and the findings in words. With no options, `scoutlab compare official
 two-player` runs 3,000 games of each with the skilled bot in every seat, plus 1,000 skill
 games (one skilled bot among greedy ones): about 17 to 30 CPU-seconds on a shared 2-core
-machine whose speed drifts between days (timed whole with /usr/bin/time -v, workers included;
-README.md "Simulating and comparing variants" gives the runs). For search against skilled play: --strong mcts --weak skilled.
+machine whose speed drifts between days (timed whole with /usr/bin/time -v, workers
+included; README.md "Simulating and comparing variants" gives the runs). For search
+against skilled play: --strong mcts --weak skilled.
 """
 
 from __future__ import annotations
