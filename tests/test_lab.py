@@ -176,6 +176,7 @@ def test_a_comparison_runs_reports_progress_and_findings_and_offers_the_data(cli
     assert job["total"] > 0 and job["done"] == job["total"]
     assert job["ask"]["against"] == "official" and job["ask"]["text"] == HOUSE
     assert any("chips-two" in line for line in job["findings"])
+    assert any(line.startswith("Caveat: the skilled bots of chips-two") for line in job["findings"])  # untuned
     assert job["charts"] and all(c["url"].endswith(".png") for c in job["charts"])
     assert client.get(job["charts"][0]["url"]).headers["content-type"] == "image/png"
     urls = {f["url"].rsplit("/", 1)[1]: f["url"] for f in job["files"]}
@@ -186,6 +187,32 @@ def test_a_comparison_runs_reports_progress_and_findings_and_offers_the_data(cli
     assert "attachment" in download.headers["content-disposition"] and "Findings" in download.text
     # a reload asks again by id: the same job, still there
     assert client.get(f"/lab/api/jobs/{job_id}").json()["findings"] == job["findings"]
+
+
+def test_a_comparison_can_fit_the_bots_to_the_variant_first_in_its_own_folder(client, jobs, tmp_path):
+    answer = client.post("/lab/api/jobs", json={"kind": "compare", "text": HOUSE, "games": 4, "tune": True})
+    assert answer.status_code == 200, answer.text
+    job = wait_for(client, answer.json()["id"])
+    assert job["state"] == "finished" and job["ask"]["tune"] is True and not job["fitting"], job
+    first = job["findings"][0]
+    assert first.startswith("Fitted first: a quick tuning of the skilled bots of chips-two at 3 players (5 generations "
+                            "of 8 candidates"), first
+    assert ("found weights that won clearly more" in first) != ("found no weights clearly better" in first)
+    assert " against skilled:weights=official; start " in first and " points on the same games (standard error " in first
+    assert not any(line.startswith("Caveat: the skilled bots of") for line in job["findings"])  # tuned now
+    folder = tmp_path / "lab" / job["id"]
+    assert [path.name.endswith("-3.json") for path in (folder / "tuned").iterdir()] == [True]  # the job's, not shared
+    assert client.get(f"/lab/jobs/{job['id']}/tuned").status_code == 404
+
+
+def test_the_time_limit_while_the_bots_are_fitted_fails_the_run_in_one_line(client, jobs):
+    job_id = client.post("/lab/api/jobs", json={"kind": "compare", "text": HOUSE, "games": 4, "tune": True}).json()["id"]
+    playing = wait_for(client, job_id, lambda job: job["done"] > 0)  # a generation of the tuning played
+    assert playing["fitting"] and playing["total"] == 5 * 8 * 100 + 2 * 400, playing  # the tuning's games, said so
+    jobs.max_seconds = 0
+    job = wait_for(client, job_id)
+    assert job["state"] == "failed" and job["timed_out"], job
+    assert job["error"] == "The time ran out while the bots were being fitted to the variant, before any game of the run."
 
 
 def test_a_sweep_runs_each_value(client):

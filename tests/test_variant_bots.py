@@ -310,6 +310,14 @@ def test_a_tiny_tuning_keeps_the_better_of_start_and_search_and_says_both():
     assert lines == [line for line in lines if line.startswith("generation 1/1: best candidate won")]
 
 
+def test_a_tuning_reports_the_games_it_has_played_after_each_generation_and_the_check():
+    seen: list[tuple[int, int]] = []
+    tune(variant("official", SCORING["captured_card: 2"]), 3, Budget(generations=2, population=4, games=3,
+                                                                     check_games=5), workers=1, report=lambda _: None,
+         progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(12, 34), (24, 34), (34, 34)]  # 2 generations of 4 candidates on 3 games, then 2 x 5 to check
+
+
 def test_a_tuning_is_the_same_for_a_seed_on_one_or_two_workers():
     rules = variant("official", SCORING["card_in_hand: 0"])
     budget = Budget(generations=1, population=4, games=6, check_games=6)

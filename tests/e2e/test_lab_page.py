@@ -142,7 +142,20 @@ def test_a_designer_writes_measures_and_plays_a_house_rule(server, browser, size
     saved = tmp_path / f"games-{width}.csv"
     caught.value.save_as(saved)
     assert saved.read_text(encoding="utf-8").startswith("variant,spec,players,game,game_seed,kind,seat,bot,score,won")
+    assert any(line.startswith("Caveat: the skilled bots of my-official") for line in findings), findings  # untuned
     look(page, f"{tag}-4-findings")
+
+    # The same comparison with the bots fitted to the variant first: the tuning's progress, then its finding.
+    page.check("#lab-tune")
+    page.click("#lab-run-button")
+    page.wait_for_function("() => document.querySelector('#lab-job-status').textContent"
+                           ".startsWith('Fitting the bots to the variant first. Games played: ')", timeout=90_000)
+    page.wait_for_function("() => document.querySelector('#lab-job-status').textContent.startsWith('Finished')", timeout=180_000)
+    findings = page.locator("#lab-findings li").all_inner_texts()
+    assert findings[0].startswith("Fitted first: a quick tuning of the skilled bots of my-official at 3 players"), findings
+    assert not any(line.startswith("Caveat: the skilled bots of") for line in findings), findings
+    look(page, f"{tag}-4-fitted")
+    page.uncheck("#lab-tune")
 
     # One click: a table playing this variant against bots.
     page.click("#lab-play-button")
@@ -204,7 +217,7 @@ def test_a_designer_sweeps_one_knob_and_reads_its_trend_and_charts(server, brows
     assert page.locator("#lab-knob-field").is_hidden()
     page.check("#lab-run-form input[name=kind][value=sweep]")
     assert page.locator("#lab-knob-field").is_visible() and page.locator("#lab-values-field").is_visible()
-    assert page.locator("#lab-against-field").is_hidden()
+    assert page.locator("#lab-against-field").is_hidden() and page.locator("#lab-tune-field").is_hidden()
     page.select_option("#lab-knob", "scoring.chip_received")
     page.fill("#lab-values", "0, 1, 2")
     page.fill("#lab-games", "30")

@@ -157,10 +157,12 @@ def start_weights(rules: Rules, players: int) -> dict[str, float]:
 
 
 def tune(rules: Rules, players: int, budget: Budget = Budget(), seed: int = 0, workers: int | None = None,
-         report: Callable[[str], None] = print, opponents: Sequence[str] = (OPPONENT,)) -> tuned.Tuned:
+         report: Callable[[str], None] = print, opponents: Sequence[str] = (OPPONENT,),
+         progress: Callable[[int, int], None] | None = None) -> tuned.Tuned:
     """Fit the weights for `rules` at `players` (see the module doc); returns what was kept, not yet saved.
 
-    `opponents`: the bots the candidates play against, in turn (by default the official game's weights alone)."""
+    `opponents`: the bots the candidates play against, in turn (by default the official game's weights alone).
+    `progress(done, total)`: the games played so far, after each generation and after the check."""
     import cma  # the tuning's one dependency beyond the simulator's; imported when a tuning runs
 
     if players not in rules.players:
@@ -179,6 +181,8 @@ def tune(rules: Rules, players: int, budget: Budget = Budget(), seed: int = 0, w
 
         search = cma.CMAEvolutionStrategy([0.0] * len(keys), 1.0, {
             "popsize": budget.population, "seed": seed + 1, "verbose": -9, "maxiter": budget.generations})
+        per_generation = budget.population * budget.games
+        total = budget.generations * per_generation + 2 * budget.check_games
         for generation in range(budget.generations):
             xs = search.ask()
             found = [sum(games) / budget.games
@@ -187,8 +191,12 @@ def tune(rules: Rules, players: int, budget: Budget = Budget(), seed: int = 0, w
             best = max(found)
             report(f"generation {generation + 1}/{budget.generations}: best candidate won {100 * best:.1f}% "
                    f"of {budget.games} games ({time.perf_counter() - began:.0f} s)")
+            if progress:
+                progress((generation + 1) * per_generation, total)
         mean = weights_of(search.mean)
         start_games, mean_games = outcomes([start, mean], budget.check_games, seed * 1_000 + CHECK_SEED)
+        if progress:
+            progress(total, total)
     finally:
         backend.close()
     start_share, mean_share = _share(start_games), _share(mean_games)
@@ -232,15 +240,18 @@ def _share(outcomes: Sequence[float]) -> Share:
 
 
 def tune_untuned(specs: Sequence[tuple[str, int | None]], every_count: bool, budget: Budget = Budget(),
-                 workers: int | None = None, report: Callable[[str], None] = print) -> list[tuned.Tuned]:
+                 workers: int | None = None, report: Callable[[str], None] = print,
+                 progress: Callable[[int, int], None] | None = None) -> list[tuned.Tuned]:
     """Tune and keep the weights of each variant and count of a run (as `scoutlab.sim.run` chooses them) that has
-    neither tuned weights nor the rules the default weights were tuned on; what was tuned."""
+    neither tuned weights nor the rules the default weights were tuned on; what was tuned. `progress`: as tune's,
+    for each tuning in turn."""
     done = []
     for entry in entries_for(specs, every_count):
         if skilled.tuning(entry.rules, entry.players) != "untuned":
             continue
         report(f"tuning {entry.rules.name} for {entry.players} players: {budget.describe()}")
-        kept = tune(entry.rules, entry.players, budget, workers=workers, report=lambda line: report(f"  {line}"))
+        kept = tune(entry.rules, entry.players, budget, workers=workers, report=lambda line: report(f"  {line}"),
+                    progress=progress)
         tuned.save(kept)
         report(f"  {kept.result}")
         done.append(kept)

@@ -84,6 +84,7 @@ def lab_strings(_: Gettext) -> dict[str, str]:
         "warning": _("Warning:"),
         "no_differences": _("The same rules as its parent."),
         "running": _("Games played: {done} of {total}."),
+        "fitting": _("Fitting the bots to the variant first. Games played: {done} of {total}."),
         "preparing": _("Preparing the run…"),
         "finished": _("Finished. Games played: {done}."),
         "time_limit": _("Stopped at the time limit; the figures cover the games played: {done}."),

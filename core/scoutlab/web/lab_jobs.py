@@ -46,6 +46,9 @@ MAX_KEPT = 40
 KEEP_SECONDS = 3600
 #: Values of a swept knob.
 MAX_SWEEP_VALUES = 6
+#: A comparison that fits the bots first runs this quick tuning (scoutlab.sim.tune.Budget) for a variant without
+#: one: 4,800 games, about 35 seconds of a core at 5 players, well inside MAX_SECONDS.
+TUNING = {"generations": 5, "population": 8, "games": 100, "check_games": 400}
 #: A job's id: 16 URL-safe characters (96 random bits), so it cannot be guessed.
 JOB_ID = re.compile(r"^[A-Za-z0-9_-]{16}$")
 #: File names a job may hold; nothing else is ever served from its folder.
@@ -81,6 +84,7 @@ class Ask:
     knob: str = ""  # sweep: the spec path swept
     values: tuple[int, ...] = ()  # sweep: its values
     seed: int = 0
+    tune: bool = False  # compare: fit the bots first to each variant that has no tuning
 
     def variants(self) -> int:
         return 2 if self.kind == "compare" else len(self.values)
@@ -98,7 +102,7 @@ class Job:
     error: str = ""  # English message id of a failure
     error_fields: dict[str, Any] = field(default_factory=dict)
     process: Any = None
-    counter: Any = None  # shared (games done, games in the run)
+    counter: Any = None  # shared (games done, games in the run, 1 while the bots are fitted first)
     interrupted_at: float | None = None
 
     @property
@@ -106,6 +110,11 @@ class Job:
         if self.counter is None:
             return 0, 0
         return int(self.counter[0]), int(self.counter[1])
+
+    @property
+    def fitting(self) -> bool:
+        """Whether the games counted are the tuning's that fits the bots first, not yet the run's."""
+        return self.counter is not None and self.counter[2] == 1
 
     def result(self) -> dict[str, Any] | None:
         """The findings, charts and files the run wrote, once it has finished."""
@@ -162,7 +171,7 @@ class Jobs:
             job_id = secrets.token_urlsafe(12)
             folder = self.root() / job_id
             folder.mkdir(parents=True)
-            counter = self._context.Array("q", 2, lock=False)
+            counter = self._context.Array("q", 3, lock=False)
             process = self._context.Process(target=play, args=(asdict(ask), str(folder), counter), daemon=True,
                                             name=f"scoutlab-lab-{job_id}")
             job = Job(job_id, ask, folder, time.monotonic(), process=process, counter=counter)
@@ -286,10 +295,18 @@ def play(ask_fields: dict[str, Any], folder: str, counter: Any) -> None:
     Path(SPEC_FILE).write_text(ask.text, encoding="utf-8")
 
     def progress(done: int, total: int) -> None:
-        counter[0], counter[1] = done, total
+        counter[0], counter[1], counter[2] = done, total, 0
+
+    def fitting(done: int, total: int) -> None:
+        counter[0], counter[1], counter[2] = done, total, 1
 
     try:
-        report, charts = _run(ask, progress)
+        report, charts = _run(ask, progress, fitting)
+    except TuningStopped:
+        Path("failure.json").write_text(json.dumps({"message": N_(
+            "The time ran out while the bots were being fitted to the variant, before any game of the run."),
+            "fields": {}}), encoding="utf-8")
+        return
     except (ValueError, OSError) as exc:  # a spec or option the simulator refuses: said in one line
         Path("failure.json").write_text(json.dumps({"message": N_("The simulator refused this run: {reason}"),
                                                     "fields": {"reason": str(exc)[:300]}}), encoding="utf-8")
@@ -297,7 +314,7 @@ def play(ask_fields: dict[str, Any], folder: str, counter: Any) -> None:
     _write(report, charts)
 
 
-def _run(ask: Ask, progress) -> tuple[Any, list]:
+def _run(ask: Ask, progress, fitting) -> tuple[Any, list]:
     # imported in the job's process only: the server itself never loads the simulator
     from scoutlab.sim import compare
     from scoutlab.sim.gamedata import TABLES, CsvSink, GameData, ParquetSink, Sink
@@ -310,11 +327,44 @@ def _run(ask: Ask, progress) -> tuple[Any, list]:
         rounds.append(ParquetSink("rounds.parquet", TABLES["rounds"]))
     options = {"workers": 1, "seed": ask.seed, "progress": progress, "data": GameData(games, rounds)}
     if ask.kind == "compare":
-        report = compare([(ask.against, ask.players), (SPEC_FILE, ask.players)], games=ask.games, **options)
+        specs = [(ask.against, ask.players), (SPEC_FILE, ask.players)]
+        fitted = _tune_first(specs, fitting) if ask.tune else []
+        report = compare(specs, games=ask.games, **options)
+        report.findings[:0] = fitted
     else:
         values = ",".join(str(v) for v in ask.values)
         report = sweep(SPEC_FILE, [f"{ask.knob}={values}"], players=ask.players, games=ask.games, **options)
     return report, _charts(report)
+
+
+class TuningStopped(Exception):
+    """The time limit came while the bots were being fitted, before the run played a game."""
+
+
+def _tune_first(specs: list, progress) -> list[str]:
+    """Fit the bots to each variant of the run without a tuning (`scoutlab tune`'s search, on the lab's small
+    budget), kept in the job's folder only, so the server's cache never grows with the lab's variants; a finding
+    for each."""
+    from scoutlab.sim.tune import Budget, tune_untuned
+
+    os.environ["SCOUTLAB_CACHE_DIR"] = os.getcwd()  # the job's folder: the comparison below finds the tunings there
+    budget = Budget(**TUNING)
+    try:
+        done = tune_untuned(specs, False, budget, workers=1, report=lambda line: None, progress=progress)
+    except KeyboardInterrupt:  # the time limit's SIGINT: no game of the run has been played
+        raise TuningStopped from None
+    return [_fitted_words(kept, budget) for kept in done]
+
+
+def _fitted_words(kept, budget) -> str:
+    """A tuning the run made, in words first and its figures after."""
+    what = (f"Fitted first: a quick tuning of the skilled bots of {kept.variant} at {kept.players} players "
+            f"({budget.describe()}) ")
+    if kept.result.startswith("tuned:"):
+        what += "found weights that won clearly more than the default weights read in its points; its bots play them."
+    else:
+        what += "found no weights clearly better than the default weights read in its points; its bots play those."
+    return f"{what} Figures: {kept.result.split(': ', 1)[1]}."
 
 
 def _charts(report) -> list:

@@ -165,7 +165,10 @@ def compare_ask(body: dict[str, Any], text: str, rules: Rules, players: int | No
     if not isinstance(against, str) or against not in shipped_names():
         raise BadInput(no_variant(against, _))
     check_players(load_rules(against), players, _)
-    return Ask("compare", text, against=against, players=players, games=games)
+    tune = body.get("tune", False)
+    if not isinstance(tune, bool):
+        raise BadInput(_("Fitting the bots first is a yes or no (true or false)."))
+    return Ask("compare", text, against=against, players=players, games=games, tune=tune)
 
 
 def sweep_ask(body: dict[str, Any], text: str, players: int | None, games: int, _: Gettext) -> Ask:
@@ -206,9 +209,9 @@ def job_json(job: Job, _: Gettext) -> dict[str, Any]:
     done, total = job.progress
     ask = job.ask
     answer: dict[str, Any] = {
-        "id": job.id, "state": job.state, "done": done, "total": total, "timed_out": job.timed_out,
+        "id": job.id, "state": job.state, "done": done, "total": total, "fitting": job.fitting, "timed_out": job.timed_out,
         "ask": {"kind": ask.kind, "text": ask.text, "against": ask.against, "players": ask.players or 0, "games": ask.games,
-                "knob": ask.knob, "values": ", ".join(map(str, ask.values))},
+                "knob": ask.knob, "values": ", ".join(map(str, ask.values)), "tune": ask.tune},
         "error": _(job.error, **job.error_fields) if job.error else "",
     }
     result = job.result()

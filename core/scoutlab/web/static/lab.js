@@ -192,6 +192,7 @@
   function showKind() {
     const sweep = runKind() === "sweep";
     $("lab-against-field").hidden = sweep;
+    $("lab-tune-field").hidden = sweep;
     $("lab-knob-field").hidden = !sweep;
     $("lab-values-field").hidden = !sweep;
   }
@@ -200,7 +201,8 @@
   runForm.addEventListener("submit", async (event) => {
     event.preventDefault();
     const body = {kind: runKind(), text: text.value, against: $("lab-against").value, players: Number($("lab-players").value),
-                  games: $("lab-games").value, knob: $("lab-knob").value, values: $("lab-values").value};
+                  games: $("lab-games").value, knob: $("lab-knob").value, values: $("lab-values").value,
+                  tune: $("lab-tune").checked};
     let answer;
     try { answer = await post("/lab/api/jobs", body); } catch (e) { $("lab-job-status").textContent = words.offline; return; }
     $("lab-job").hidden = false;
@@ -246,7 +248,7 @@
     $("lab-cancel").hidden = job.state !== "running";
     playing = job.state === "running";
     enableRun();
-    if (job.state === "running") line.textContent = job.total ? say(words.running, job) : words.preparing;
+    if (job.state === "running") line.textContent = job.total ? say(job.fitting ? words.fitting : words.running, job) : words.preparing;
     else if (job.state === "cancelled") line.textContent = words.cancelled;
     else if (job.state === "failed") line.textContent = job.error || words.failed;
     else line.textContent = say(job.interrupted ? words.time_limit : words.finished, job);
@@ -303,7 +305,7 @@
           $("lab-games").value = data.ask.games;
           $("lab-players").value = String(data.ask.players);
           if (data.ask.kind === "sweep") { $("lab-knob").value = data.ask.knob; $("lab-values").value = data.ask.values; }
-          else $("lab-against").value = data.ask.against;
+          else { $("lab-against").value = data.ask.against; $("lab-tune").checked = !!data.ask.tune; }
           showKind();
           showJob(data);
           if (data.state === "running") pollTimer = setTimeout(poll, 700);
