@@ -345,6 +345,7 @@ def _tune_first(specs: list, progress) -> list[str]:
     """Fit the bots to each variant of the run without a tuning (`scoutlab tune`'s search, on the lab's small
     budget), kept in the job's folder only, so the server's cache never grows with the lab's variants; a finding
     for each."""
+    # imported in the job's process only, as above (and pycma with it)
     from scoutlab.sim.tune import Budget, tune_untuned
 
     os.environ["SCOUTLAB_CACHE_DIR"] = os.getcwd()  # the job's folder: the comparison below finds the tunings there
