@@ -349,6 +349,23 @@ def test_scoutlab_tune_keeps_what_compare_then_plays(tmp_path, capsys):
     assert not any("play weights tuned for the official game" in line for line in report.findings)
 
 
+def test_compare_tune_says_first_in_its_findings_what_it_fitted(tmp_path, capsys, monkeypatch):
+    from scoutlab.sim import tune as tuning
+
+    spec = tmp_path / "capture-two.yaml"
+    spec.write_text("extends: official\nname: capture-two\nscoring: {captured_card: 2}\n")
+    real = tuning.tune_untuned  # the command's default budget is minutes: a tiny one here
+    monkeypatch.setattr(tuning, "tune_untuned", lambda specs, every, budget, **options: real(
+        specs, every, Budget(generations=1, population=4, games=4, check_games=4), **options))
+    out = tmp_path / "report.json"
+    assert main(["compare", "official", str(spec), "--tune", "--games", "4", "--workers", "1", "--json", str(out)]) == 0
+    findings = json.loads(out.read_text())["findings"]
+    assert findings[0].startswith("Fitted first: a tuning of the skilled bots of capture-two at 3 players ("), findings
+    assert " Figures: " in findings[0] and " against skilled:weights=official; start " in findings[0]
+    assert not any("play weights tuned for the official game" in line for line in findings)
+    assert "tuning capture-two for 3 players" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(("argv", "message"), [
     (["tune", "official", "--players", "7"], "--players '7': this variant is for 3, 4, 5 players (or 'all')"),
     (["tune", "official", "--players", "9" * 5000], "this variant is for 3, 4, 5 players"),

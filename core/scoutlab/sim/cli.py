@@ -79,12 +79,16 @@ def run_command(command: str, specs: list[tuple[str, int | None]], args: argpars
         specs = [(spec, None) for spec, _ in specs]
     # opened only when the run starts (inside run_entries' data.start is later still): a load error leaves no empty file
     options["data"] = LazyGameData(args)
+    fitted: list[str] = []  # what --tune found, said first in the findings (and so in the report)
     if getattr(args, "tune", False):
         require_extras(["cma"])
         # imported only when asked: tuning needs the cma package, which a plain compare does not
-        from scoutlab.sim.tune import tune_untuned
+        from scoutlab.sim.tune import Budget, fitted_words, tune_untuned
 
-        tune_untuned(specs, every, workers=args.workers, report=lambda line: print(line, file=sys.stderr, flush=True))
+        budget = Budget()
+        done = tune_untuned(specs, every, budget, workers=args.workers,
+                            report=lambda line: print(line, file=sys.stderr, flush=True))
+        fitted = [fitted_words(kept, budget) for kept in done]
     with progress_bar() as progress:
         if command == "sweep":
             if every:
@@ -94,6 +98,7 @@ def run_command(command: str, specs: list[tuple[str, int | None]], args: argpars
                            targets=getattr(args, "targets", ()), progress=progress, **options)
         else:
             report = run(command, specs, args.games, every_count=every, progress=progress, **options)
+    report.findings[:0] = fitted
     write_outputs(report, args)
     return 130 if report.interrupted else 0
 

@@ -239,6 +239,16 @@ def _share(outcomes: Sequence[float]) -> Share:
     return Share(sum(outcomes) / len(outcomes), low, high, len(outcomes))
 
 
+def fitted_words(kept: tuned.Tuned, budget: Budget, how: str = "a tuning") -> str:
+    """A tuning made before a run, as the run's findings say it: in words first, then its figures."""
+    what = f"Fitted first: {how} of the skilled bots of {kept.variant} at {kept.players} players ({budget.describe()}) "
+    if kept.result.startswith("tuned:"):
+        what += "found weights that won clearly more than the default weights read in its points; its bots play them."
+    else:
+        what += "found no weights clearly better than the default weights read in its points; its bots play those."
+    return f"{what} Figures: {kept.result.split(': ', 1)[1]}."
+
+
 def tune_untuned(specs: Sequence[tuple[str, int | None]], every_count: bool, budget: Budget = Budget(),
                  workers: int | None = None, report: Callable[[str], None] = print,
                  progress: Callable[[int, int], None] | None = None) -> list[tuned.Tuned]:

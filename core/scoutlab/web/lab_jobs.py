@@ -346,7 +346,7 @@ def _tune_first(specs: list, progress) -> list[str]:
     budget), kept in the job's folder only, so the server's cache never grows with the lab's variants; a finding
     for each."""
     # imported in the job's process only, as above (and pycma with it)
-    from scoutlab.sim.tune import Budget, tune_untuned
+    from scoutlab.sim.tune import Budget, fitted_words, tune_untuned
 
     os.environ["SCOUTLAB_CACHE_DIR"] = os.getcwd()  # the job's folder: the comparison below finds the tunings there
     budget = Budget(**TUNING)
@@ -354,18 +354,7 @@ def _tune_first(specs: list, progress) -> list[str]:
         done = tune_untuned(specs, False, budget, workers=1, report=lambda line: None, progress=progress)
     except KeyboardInterrupt:  # the time limit's SIGINT: no game of the run has been played
         raise TuningStopped from None
-    return [_fitted_words(kept, budget) for kept in done]
-
-
-def _fitted_words(kept, budget) -> str:
-    """A tuning the run made, in words first and its figures after."""
-    what = (f"Fitted first: a quick tuning of the skilled bots of {kept.variant} at {kept.players} players "
-            f"({budget.describe()}) ")
-    if kept.result.startswith("tuned:"):
-        what += "found weights that won clearly more than the default weights read in its points; its bots play them."
-    else:
-        what += "found no weights clearly better than the default weights read in its points; its bots play those."
-    return f"{what} Figures: {kept.result.split(': ', 1)[1]}."
+    return [fitted_words(kept, budget, "a quick tuning") for kept in done]
 
 
 def _charts(report) -> list:
