@@ -331,6 +331,47 @@ def test_mcts_rollouts_score_a_finished_round_by_its_scores(rules_by_name):
     assert reward == pytest.approx(min(1.0, max(0.0, 0.5 + margin / 30)))
 
 
+def test_mcts_searches_the_keep_or_flip_and_plays_the_better(rules_by_name, monkeypatch):
+    # rollouts rigged so that the choice the skilled bot would not make is worth more: the search must play it
+    rules = rules_by_name["official"]
+    state = rules.new_game(4, 5)
+    view = state.view(state.to_act)
+    assert view.phase == "flip"
+    bot = make_bot("mcts:iterations=40", rules, 0)
+    bot.policy.use_weights(4)
+    static = bot.policy.choose_flip(view.hand)
+    searched = []
+    monkeypatch.setattr(bot, "rollout", lambda deal, code, seat: searched.append(code) or float(code != static))
+    assert bot.act(view) != static
+    assert set(searched) == {KEEP, FLIP} and len(searched) == 40
+
+
+def test_mcts_without_flips_keeps_or_flips_as_the_skilled_bot_does(rules_by_name, monkeypatch):
+    rules = rules_by_name["official"]
+    state = rules.new_game(4, 5)
+    view = state.view(state.to_act)
+    bot = make_bot("mcts:flips=false", rules, 0)
+    monkeypatch.setattr(bot, "search", lambda *args: pytest.fail("searched the flip"))
+    assert bot.act(view) == make_bot("skilled", rules, 0).choose_flip(view.hand)
+
+
+@pytest.mark.parametrize("code", [KEEP, FLIP])
+def test_mcts_flip_rollouts_let_every_seat_choose_before_the_play(rules_by_name, monkeypatch, code):
+    # a rollout of the keep or flip plays the later seats' choices too: the skilled play-out starts in play
+    rules = rules_by_name["official"]
+    state = rules.new_game(4, 5)
+    view = state.view(state.to_act)
+    bot = make_bot("mcts", rules, 0)
+    bot.policy.use_weights(4)
+    phases = []
+    play_out = bot.policy.play_out
+    monkeypatch.setattr(bot.policy, "play_out", lambda s, *args: phases.append(s.phase) or play_out(s, *args))
+    deal = Sampler(rules, view, Knowledge(rules)).sample(random.Random(3))
+    assert 0.0 <= bot.rollout(deal, code, view.seat) <= 1.0
+    assert phases == ["play"]
+    assert len(deal.round_ends) == 1  # played to the round's end
+
+
 def benchmark(name):
     """A script of benchmarks/ imported as a module."""
     import importlib.util

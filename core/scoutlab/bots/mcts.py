@@ -12,7 +12,11 @@ The candidates are the skilled bot's best `root` moves (its prior). The budget o
 rollouts is shared out by sequential halving (Karnin, Koren and Somekh 2013): every
 candidate is tried on the same deals, the worse half is dropped, and the survivors get
 more deals, so the budget goes where the choice is close and every comparison is paired.
-Scout & Show is searched and played in rollouts wherever the rules allow it.
+Scout & Show is searched and played in rollouts wherever the rules allow it. At a round's
+start the keep-or-flip of the hand is searched the same way, its two choices each played
+out to the round's end (the seats still to choose keep or flip as the skilled bot would):
+one decision a round that shapes the whole round, which the skilled bot reads only from the
+hand's static worth.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from scoutlab.bots.cycles import Positions
 from scoutlab.bots.determinize import Knowledge, Sampler
 from scoutlab.bots.options import bot_options, positive
 from scoutlab.bots.skilled import SkilledBot
+from scoutlab.engine.actions import FLIP, KEEP
 from scoutlab.engine.cards import SHIFT
 from scoutlab.engine.native import turns
 
@@ -38,6 +43,7 @@ DEFAULTS = {
     "root": 6,  # candidates searched: the skilled bot's best moves
     "depth": 0,  # moves played after the candidate before the position is scored (0: to the round's end)
     "spread": 15.0,  # points of margin that move a reward from 0.5 to 0 or 1
+    "flips": True,  # search the round-start keep or flip too (false: keep or flip as the skilled bot does)
 }
 
 
@@ -64,7 +70,10 @@ class MctsBot:
         policy = self.policy
         policy.use_weights(view.players)
         if view.phase == "flip":
-            return policy.choose_flip(view.hand)
+            keep_or_flip = policy.choose_flip(view.hand)
+            if not self.options["flips"]:
+                return keep_or_flip
+            return self.search(view, [keep_or_flip, FLIP if keep_or_flip == KEEP else KEEP])
         ranked = [code for _, code in policy.ranked(view)]
         tried = self.positions.tried(view)
         if tried:  # search only the moves not yet played here; with none left, the one played least
@@ -107,10 +116,13 @@ class MctsBot:
         return alive[0]
 
     def rollout(self, state: GameState, code: int, seat: int) -> float:
-        """Play `code`, then skilled play for `depth` moves or to the round's end: the seat's reward in [0, 1]."""
+        """Play `code` (a move, or the keep or flip), then skilled play for `depth` moves or to the round's end:
+        the seat's reward in [0, 1]."""
         rounds_before = len(state.round_ends)
         # a sampled deal gives the seat its own hand and table, so the same legal moves: no check, no undo
         turns.apply_in_rollout(state, code)
+        while state.phase == "flip":  # the seats after this one keep or flip their hands as the skilled bot does
+            turns.apply_in_rollout(state, self.policy.choose_flip(tuple(state.hands[state.to_act])))
         self.policy.play_out(state, self.options["depth"] or -1, rounds_before)  # -1 never counts down to 0
         if len(state.round_ends) > rounds_before:
             return self.reward(state, list(state.round_ends[-1].scores), seat, round_over=True)
