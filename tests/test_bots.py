@@ -285,7 +285,10 @@ def test_unknown_options_are_refused_with_the_known_ones(rules_by_name):
         make_bot("mcts:depth=1.5", rules, 0)
     with pytest.raises(BotError, match="key=value pairs, not 'fast'"):
         make_bot("heuristic:fast", rules, 0)
+    with pytest.raises(BotError, match="flips='yes' must be bool"):
+        make_bot("mcts:flips=yes", rules, 0)
     assert make_bot("mcts:iterations=400,spread=10", rules, 0).options["spread"] == 10.0
+    assert make_bot("mcts:flips=false", rules, 0).options["flips"] is False
 
 
 def test_mcts_time_budget_stops_the_search(rules_by_name):
