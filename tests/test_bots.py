@@ -273,19 +273,19 @@ def test_heuristic_flips_when_the_turned_hand_makes_a_set(rules_by_name, variant
 
 def test_unknown_options_are_refused_with_the_known_ones(rules_by_name):
     rules = rules_by_name["official"]
-    with pytest.raises(BotError, match=r"no option 'c'.*iterations \(default"):
+    with pytest.raises(BotError, match=r"no option 'c'.*iterations \(default 300\).*flips \(default true\)"):
         make_bot("mcts:c=3", rules, 0)
     with pytest.raises(BotError, match="iterations=0 must be > 0"):
         make_bot("mcts:iterations=0", rules, 0)
-    with pytest.raises(BotError, match="must be float"):
+    with pytest.raises(BotError, match=r"spread=.wide. must be a number, like 15\.0"):
         make_bot("mcts:spread=wide", rules, 0)
     with pytest.raises(BotError, match="no option"):
         make_bot("greedy:fast=true", rules, 0)
-    with pytest.raises(BotError, match=r"depth=1\.5 must be int"):
+    with pytest.raises(BotError, match=r"depth=1\.5 must be a whole number, like 0"):
         make_bot("mcts:depth=1.5", rules, 0)
     with pytest.raises(BotError, match="key=value pairs, not 'fast'"):
         make_bot("heuristic:fast", rules, 0)
-    with pytest.raises(BotError, match="flips='yes' must be bool"):
+    with pytest.raises(BotError, match="flips='yes' must be true or false, like true"):
         make_bot("mcts:flips=yes", rules, 0)
     assert make_bot("mcts:iterations=400,spread=10", rules, 0).options["spread"] == 10.0
     assert make_bot("mcts:flips=false", rules, 0).options["flips"] is False
