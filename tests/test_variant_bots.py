@@ -17,7 +17,7 @@ from scoutlab.match import make_bots, play_game
 from scoutlab.rules import Rules, load_rules
 from scoutlab.sim import compare
 from scoutlab.sim.findings import findings
-from scoutlab.sim.tune import Budget, budget_for, tune, tune_untuned
+from scoutlab.sim.tune import SCALES, Budget, budget_for, directions, moved, tune, tune_untuned
 from scoutlab.spec.variant import load_spec_text
 
 TESTS = Path(__file__).resolve().parent
@@ -308,6 +308,29 @@ def test_a_tiny_tuning_keeps_the_better_of_start_and_search_and_says_both():
     if kept.result.startswith("start kept:"):
         assert kept.weights == tune_start(rules, 3)
     assert lines == [line for line in lines if line.startswith("generation 1/1: best candidate won")]
+
+
+@pytest.mark.parametrize(("body", "still", "together", "apart"), [
+    ("", set(), {("card", "tempo"), ("scout", "scout_tempo")}, set()),
+    (SCORING["card_in_hand: 0"], {"card", "urgency", "empty"}, {("scout", "scout_tempo")}, {"tempo"}),
+    (SCORING["chip_received: 2"], set(), {("card", "tempo")}, {"scout", "scout_tempo"}),
+    ("scoring: {chip_received: 0}", {"scout"}, {("card", "tempo")}, {"scout_tempo"}),
+])
+def test_a_tuning_searches_only_what_can_change_a_move(body, still, together, apart):
+    rules = variant("official", body)
+    ways = directions(rules)
+    assert {way for way in ways if len(way) == 2} == together
+    assert apart <= {way[0] for way in ways if len(way) == 1}
+    searched = {key for way in ways for key in way}
+    assert searched == set(SCALES) - still, "every weight that can change a move is searched, once"
+    start = tune_start(rules, 4)
+    rng = random.Random(7)
+    for _ in range(20):
+        weights = moved(start, ways, [rng.gauss(0, 2) for _ in ways])
+        assert all(weights[key] == start[key] for key in still), "a weight worth nothing stays at its start"
+        for points, tempo in together:  # the default weights' halves stay halves, the sum moves
+            assert start[points] == start[tempo] and weights[points] == weights[tempo]
+            assert weights[points] != start[points]
 
 
 def test_a_tuning_reports_the_games_it_has_played_after_each_generation_and_the_check():

@@ -5,7 +5,9 @@ vectors, each plays the same games (common seeds, so candidates differ by their 
 not their deals) in one seat, rotating, against bots with the official game's weights
 (`skilled:weights=official`, what an untuned variant would otherwise measure), and the
 search moves towards the ones that won most. The weights are searched in units of their
-typical size (SCALES), so one step size suits them all.
+typical size (SCALES), so one step size suits them all, and only along the directions that can
+change a move in the variant (`directions`): no weight whose points the variant makes worth
+nothing, and a card's or a scout's points and tempo as one, where only their sum counts.
 
 At the end, the search's mean and the starting weights (the default weights, read in the
 variant's points) play the same new games against the same opponents. The search's mean is
@@ -29,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scoutlab.bots import skilled, tuned
+from scoutlab.bots.points import Points
 from scoutlab.match import make_bots, play_game
 from scoutlab.rules import Rules
 from scoutlab.sim import entries_for
@@ -43,6 +46,8 @@ SCALES = {
     "scout": 0.25, "scout_tempo": 0.25, "shown": 0.25, "empty": 0.25, "urgency": 0.25, "scout_show": 0.25,
     "plan": 0.25, "height": 0.25,
 }
+#: Each points term and its partner that is not points (points.py): under the official figure only their sum moves a move.
+PARTNERS = {"card": "tempo", "scout": "scout_tempo"}
 #: The bot every candidate plays against: the official game's weights, unscaled.
 OPPONENT = "skilled:weights=official"
 BATCH = 25  # games per task handed to a worker
@@ -156,6 +161,34 @@ def start_weights(rules: Rules, players: int) -> dict[str, float]:
     return {key: float(start[key]) for key in SCALES}
 
 
+def directions(rules: Rules) -> list[tuple[str, ...]]:
+    """The weights the search moves, each alone or with its partner: a step moves every weight of a direction.
+
+    Only what can change a move is searched: a points term the variant makes worth nothing (its figure 0, such as
+    a card in hand that costs no points) is left at its start, and a points term worth what the official game's
+    is moves with its partner in one direction, half a step each, since there only their sum counts (the halves
+    the default weights keep, points.split_evenly). Every other weight is a direction of its own."""
+    points = Points.of(rules)
+    figure = {"capture": points.captured, "card": -points.in_hand, "urgency": -points.in_hand,
+              "empty": -points.in_hand, "scout": points.chip}
+    moved_with_points = {partner for key, partner in PARTNERS.items() if figure[key] == 1}
+    found: list[tuple[str, ...]] = []
+    for key in SCALES:
+        if key in moved_with_points or figure.get(key, 1) == 0:
+            continue
+        found.append((key, PARTNERS[key]) if key in PARTNERS and figure[key] == 1 else (key,))
+    return found
+
+
+def moved(start: dict[str, float], ways: Sequence[tuple[str, ...]], x: Sequence[float]) -> dict[str, float]:
+    """The start's weights moved `x` steps along each direction (a pair's step shared between its two weights)."""
+    weights = dict(start)
+    for keys, steps in zip(ways, x, strict=True):
+        for key in keys:
+            weights[key] = round(float(start[key] + steps * SCALES[keys[0]] / len(keys)), 4)
+    return weights
+
+
 def tune(rules: Rules, players: int, budget: Budget = Budget(), seed: int = 0, workers: int | None = None,
          report: Callable[[str], None] = print, opponents: Sequence[str] = (OPPONENT,),
          progress: Callable[[int, int], None] | None = None) -> tuned.Tuned:
@@ -168,7 +201,7 @@ def tune(rules: Rules, players: int, budget: Budget = Budget(), seed: int = 0, w
     if players not in rules.players:
         raise ValueError(f"variant {rules.name!r} is for {', '.join(map(str, rules.players))} players, not {players}")
     doc = json.dumps(rules.spec.doc)
-    keys = list(SCALES)
+    ways = directions(rules)
     start = start_weights(rules, players)
     began = time.perf_counter()
     backend = make_backend("pool", workers or available_cores())
@@ -177,9 +210,9 @@ def tune(rules: Rules, players: int, budget: Budget = Budget(), seed: int = 0, w
             return run_outcomes(backend, doc, players, [bot_name(c) for c in candidates], run_seed, games, opponents)
 
         def weights_of(x) -> dict[str, float]:
-            return {key: round(float(start[key] + value * SCALES[key]), 4) for key, value in zip(keys, x)}
+            return moved(start, ways, x)
 
-        search = cma.CMAEvolutionStrategy([0.0] * len(keys), 1.0, {
+        search = cma.CMAEvolutionStrategy([0.0] * len(ways), 1.0, {
             "popsize": budget.population, "seed": seed + 1, "verbose": -9, "maxiter": budget.generations})
         per_generation = budget.population * budget.games
         total = budget.generations * per_generation + 2 * budget.check_games
@@ -203,7 +236,7 @@ def tune(rules: Rules, players: int, budget: Budget = Budget(), seed: int = 0, w
     gain, error = paired_gain(mean_games, start_games)
     kept, kept_share = (mean, mean_share) if clearly_better(mean_share, start_share) else (start, start_share)
     against = " or ".join(opponents)
-    method = (f"CMA-ES (pycma), {budget.generations} generations of {budget.population} candidates, {budget.games} games "
+    method = (f"CMA-ES (pycma) over {len(ways)} directions of the weights, {budget.generations} generations of {budget.population} candidates, {budget.games} games "
               f"each, one seat against {players - 1} {against}, seats rotating, seed {seed}; "
               f"{time.perf_counter() - began:.0f} s on {backend.workers} workers")
     result = (f"{'tuned' if kept is mean else 'start kept'}: {kept_share.words(players)} against {against}; "
