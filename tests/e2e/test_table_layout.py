@@ -253,6 +253,35 @@ def to_my_scout(page, token: str) -> dict:
     return s
 
 
+def test_a_pace_chosen_before_the_match_arrives_breaks_nothing(server, page_at):
+    """On a slow line a player may choose the pace before the page has the match: the page raises nothing (page_at
+    fails the test on any page error) and keeps the pace chosen once the match comes."""
+    page = page_at(1366, 768)
+    token = big_match(page, server)
+    held, released = [], []
+
+    def hold(route):  # the match and its live stream, held back until released
+        if released:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route(f"**/api/m/{token}**", hold)
+    page.goto(f"{server}/m/{token}")
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the page asks for the match"
+    page.select_option("#pace", "instant")
+    page.keyboard.press("s")
+    released.append(True)
+    for route in held:
+        route.continue_()
+    page.wait_for_selector("#keep:not([hidden])")
+    assert page.locator("#pace").input_value() == "instant"
+
+
 def test_keyboard_shortcuts_play_a_show_and_a_scout(server, page_at):
     page = page_at(1366, 768)
     token = big_match(page, server, seed=3)

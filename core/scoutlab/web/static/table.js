@@ -312,6 +312,7 @@
   }
 
   function draw() {
+    if (!state) return; // a control used while the page still waits for the match (the pace, on a slow line)
     const focusKey = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
     $("round").textContent = state.round_text;
     $("status").textContent = state.status;
