@@ -17,7 +17,7 @@ def bot_options(bot: str, given: dict[str, Any], defaults: dict[str, Any]) -> di
     if "arg" in unknown:  # parse_bot's name for a leading part that is not key=value
         raise BotError(f"bot {bot!r} takes options as key=value pairs, not {excerpt(given['arg'])}")
     if unknown:
-        known = ", ".join(f"{k} (default {spelled(v)})" for k, v in defaults.items()) or "none"
+        known = ", ".join(f"{k} (default {_spelled(v)})" for k, v in defaults.items()) or "none"
         raise BotError(f"bot {bot!r} has no option {', '.join(map(repr, unknown))}; known options: {known}")
     options = dict(defaults)
     for key, value in given.items():
@@ -25,12 +25,12 @@ def bot_options(bot: str, given: dict[str, Any], defaults: dict[str, Any]) -> di
         if want is float and isinstance(value, int) and not isinstance(value, bool):
             value = float(value)
         if not isinstance(value, want) or (want is int and isinstance(value, bool)):
-            raise BotError(f"bot {bot!r}: option {key}={excerpt(value)} must be {_kind(want)}, like {spelled(defaults[key])}")
+            raise BotError(f"bot {bot!r}: option {key}={excerpt(value)} must be {_kind(want)}, like {_spelled(defaults[key])}")
         options[key] = value
     return options
 
 
-def spelled(value: Any) -> str:
+def _spelled(value: Any) -> str:
     """A value as a user writes it after `key=`: true and false in lower case, text bare."""
     if isinstance(value, bool):
         return "true" if value else "false"
