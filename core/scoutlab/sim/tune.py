@@ -237,8 +237,8 @@ def tune(rules: Rules, players: int, budget: Budget = Budget(), seed: int = 0, w
     kept, kept_share = (mean, mean_share) if clearly_better(mean_share, start_share) else (start, start_share)
     against = " or ".join(opponents)
     method = (f"CMA-ES (pycma) over {len(ways)} directions of the weights, {budget.generations} generations of "
-              f"{budget.population} candidates, {budget.games} games each, one seat against {players - 1} {against}, seats rotating, seed {seed}; "
-              f"{time.perf_counter() - began:.0f} s on {backend.workers} workers")
+              f"{budget.population} candidates, {budget.games} games each, one seat against {players - 1} {against}, "
+              f"seats rotating, seed {seed}; {time.perf_counter() - began:.0f} s on {backend.workers} workers")
     result = (f"{'tuned' if kept is mean else 'start kept'}: {kept_share.words(players)} against {against}; "
               f"start {start_share.words(players)}, search's mean {mean_share.words(players)}, "
               f"{100 * gain:+.1f} points on the same games "
