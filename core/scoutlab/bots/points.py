@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 
 #: The weights that are not points and may be missing from a weights file, with their defaults.
 NOT_POINTS = {"tempo": 0.0, "scout_tempo": 0.0, "plan": 0.0, "height": 0.0}
+#: A card's and a scout's worth that is not points: the race to empty the hand, read with the points term.
+TEMPO = {"card": "tempo", "scout": "scout_tempo"}
 
 
 @dataclass(frozen=True)
@@ -58,20 +60,24 @@ def split_evenly(weights: dict[str, Any]) -> dict[str, Any]:
     There only the sums decide a move, so a tuning there leaves the split to chance; read in other points, the
     split a tuning left lost badly where halves played about even (docs/bots.md, "Bots that read the variant")."""
     even = {**weights}
-    for points, tempo in (("card", "tempo"), ("scout", "scout_tempo")):
+    for points, tempo in TEMPO.items():
         total = weights[points] + weights.get(tempo, NOT_POINTS[tempo])
         even[points] = even[tempo] = total / 2
     return even
 
 
+def figures(points: Points) -> dict[str, int]:
+    """What each weight that is points is multiplied by under `points` (1 each in the official game's points)."""
+    penalty = -points.in_hand
+    return {"capture": points.captured, "card": penalty, "urgency": penalty, "empty": penalty, "scout": points.chip}
+
+
 def in_points(weights: dict[str, Any], points: Points) -> dict[str, Any]:
     """The weights (tuned in the official game's points) as the move scoring reads them under `points`."""
     weights = {**NOT_POINTS, **weights}
-    penalty = -points.in_hand
     scaled = dict(weights)
-    scaled["capture"] = weights["capture"] * points.captured
-    scaled["card"] = weights["card"] * penalty + weights["tempo"]
-    scaled["urgency"] = weights["urgency"] * penalty
-    scaled["empty"] = weights["empty"] * penalty
-    scaled["scout"] = weights["scout"] * points.chip + weights["scout_tempo"]
+    for key, figure in figures(points).items():
+        scaled[key] = weights[key] * figure
+        if key in TEMPO:
+            scaled[key] += weights[TEMPO[key]]
     return scaled

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scoutlab.bots import skilled, tuned
-from scoutlab.bots.points import Points
+from scoutlab.bots.points import TEMPO, Points, figures
 from scoutlab.match import make_bots, play_game
 from scoutlab.rules import Rules
 from scoutlab.sim import entries_for
@@ -46,8 +46,6 @@ SCALES = {
     "scout": 0.25, "scout_tempo": 0.25, "shown": 0.25, "empty": 0.25, "urgency": 0.25, "scout_show": 0.25,
     "plan": 0.25, "height": 0.25,
 }
-#: Each points term and its partner that is not points (points.py): under the official figure only their sum moves a move.
-PARTNERS = {"card": "tempo", "scout": "scout_tempo"}
 #: The bot every candidate plays against: the official game's weights, unscaled.
 OPPONENT = "skilled:weights=official"
 BATCH = 25  # games per task handed to a worker
@@ -168,15 +166,13 @@ def directions(rules: Rules) -> list[tuple[str, ...]]:
     a card in hand that costs no points) is left at its start, and a points term worth what the official game's
     is moves with its partner in one direction, half a step each, since there only their sum counts (the halves
     the default weights keep, points.split_evenly). Every other weight is a direction of its own."""
-    points = Points.of(rules)
-    figure = {"capture": points.captured, "card": -points.in_hand, "urgency": -points.in_hand,
-              "empty": -points.in_hand, "scout": points.chip}
-    moved_with_points = {partner for key, partner in PARTNERS.items() if figure[key] == 1}
+    figure = figures(Points.of(rules))
+    moved_with_points = {tempo for key, tempo in TEMPO.items() if figure[key] == 1}
     found: list[tuple[str, ...]] = []
     for key in SCALES:
         if key in moved_with_points or figure.get(key, 1) == 0:
             continue
-        found.append((key, PARTNERS[key]) if key in PARTNERS and figure[key] == 1 else (key,))
+        found.append((key, TEMPO[key]) if key in TEMPO and figure[key] == 1 else (key,))
     return found
 
 
