@@ -153,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
         rows = [r for r in rows if (r["bot"], r["lower"], r["variant"], r["players"]) != same] + [row]
         if args.out:
             with open(args.out, "w") as f:
-                json.dump(rows, f, indent=1)
+                f.write(json.dumps(rows, indent=1) + "\n")  # a text file: its last line ends
 
     formats = [(f.rpartition(":")[0], int(f.rpartition(":")[2])) for f in args.formats] if args.formats else FORMATS
     pairs = [tuple(p) for p in args.pair] if args.pair else list(zip(LADDER[1:], LADDER))
