@@ -195,6 +195,18 @@ def test_help_says_what_players_all_compares_and_how_to_aim_a_sweep(capsys):
     assert "--target METRIC=VALUE" in text and "say which point comes closest to this value" in text
 
 
+@pytest.mark.parametrize(("command", "example"), [
+    ("tune", "    scoutlab tune my-house-rule.yaml --players all --quick\n"),
+    ("sweep", "    scoutlab sweep official --set rounds.count=2,3,4,5 --target turns_per_round=30\n"),
+])
+def test_help_shows_each_example_on_a_line_of_its_own(capsys, command, example):
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    text = capsys.readouterr().out
+    assert example in text
+    assert "\n\n    scoutlab" in text  # the examples stand apart from the paragraph that introduces them
+
+
 def test_the_main_commands_cost_is_one_figure_in_the_help_and_the_readme(capsys):
     import re
     from pathlib import Path

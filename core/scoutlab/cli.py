@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 import warnings
 from importlib import import_module
 
@@ -46,6 +47,19 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{usage}{self.prog}: error: {message}\n")
 
 
+class _Help(argparse.HelpFormatter):
+    """argparse's help, except that a description keeps its paragraphs and its indented lines (the examples)
+    as written, where argparse would run them all into one paragraph."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        paragraphs = textwrap.dedent(text).strip().split("\n\n")
+        return "\n\n".join(
+            "\n".join(indent + line for line in paragraph.split("\n")) if paragraph.startswith("    ")
+            else textwrap.fill(" ".join(paragraph.split()), width, initial_indent=indent, subsequent_indent=indent)
+            for paragraph in paragraphs
+        )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="scoutlab",
@@ -55,11 +69,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMANDS:
         module = import_module(f"scoutlab.commands.{name.replace('-', '_')}")
-        command = sub.add_parser(name, help=module.help, description=module.__doc__)
+        command = sub.add_parser(name, help=module.help, description=module.__doc__, formatter_class=_Help)
         module.add_arguments(command)
         command.set_defaults(run=module.run)
     return parser
-
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:

@@ -1,14 +1,14 @@
 """Fit the skilled bot's weights to a variant by self-play, and keep them for compare and the browser.
 
-The search is CMA-ES over the skilled bot's weights: every candidate plays the same games
-in one seat (rotating) against bots with the official game's weights, and the search moves
-towards the ones that win most; at the end the search's result and the starting weights
-play new games and the better is kept, with its win share and 95% interval. What is kept
-is found again by the variant's rules, not its name (any rule change needs a new tuning):
-`scoutlab compare` and the browser's bots then play it. With the defaults a player count
-took 3-5 minutes of a shared 2-core machine in 4-player games (measured: 198-272 s), about
-4 in 5-player games and under 1 in two-player games (37-57 s); --quick is a rough tuning in
-about a fifth of that. Examples:
+The search is CMA-ES over the skilled bot's weights that can change a move in the variant:
+every candidate plays the same games in one seat (rotating) against bots with the official
+game's weights, and the search moves towards the ones that win most; at the end the
+search's result and the starting weights play new games and the better is kept, with its
+win share and 95% interval. What is kept is found again by the variant's rules, not its
+name (any rule change needs a new tuning): `scoutlab compare` and the browser's bots then
+play it. With the defaults a player count took 3-5 minutes of a shared 2-core machine in
+4-player games (measured: 198-272 s), about 4 in 5-player games and under 1 in two-player
+games (37-57 s); --quick is a rough tuning in about a fifth of that. Examples:
 
     scoutlab tune house-no-exemption --players 4
     scoutlab tune my-house-rule.yaml --players all --quick
