@@ -8,10 +8,9 @@ from pathlib import Path
 
 AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
 
-# Runs in any page: the header on one line, nothing in it wrapped, scrolled out of sight or out of the window.
-HEADER = """() => {
-  const problems = [];
-  const vw = innerWidth, vh = innerHeight;
+# Shared by the page checks below, inside their function (it reports into their `problems`): whether an
+# element is drawn, and whether it is in the window and not hidden by a box that scrolls or clips it.
+IN_VIEW = """  const vw = innerWidth, vh = innerHeight;
   const visible = (e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden'; };
   const inView = (e, name) => {
     // In the window, and not hidden by a box that scrolls or clips it (the table's middle scrolls when short).
@@ -26,7 +25,12 @@ HEADER = """() => {
         return problems.push(`${name} is hidden by ${box.id || box.className}: ${Math.round(r.top)}-${Math.round(r.bottom)} in ${Math.round(b.top)}-${Math.round(b.bottom)}`);
     }
   };
-  // The header is one line: its parts side by side, each link's words on one line, no link scrolled out of sight.
+"""
+
+# Runs in any page: the header on one line, nothing in it wrapped, scrolled out of sight or out of the window.
+HEADER = """() => {
+  const problems = [];
+""" + IN_VIEW + """  // The header is one line: its parts side by side, each link's words on one line, no link scrolled out of sight.
   const header = document.querySelector('header.top');
   if (header) {
     const parts = [...header.querySelectorAll('.brand, nav a, .languages select')].filter(visible);
@@ -49,24 +53,9 @@ HEADER = """() => {
 # Runs in the page; returns a list of problems in words (empty when all is well).
 MEASURE = """() => {
   const problems = [];
-  const vw = innerWidth, vh = innerHeight;
-  const doc = document.documentElement;
+""" + IN_VIEW + """  const doc = document.documentElement;
   if (doc.scrollWidth > vw) problems.push(`page is ${doc.scrollWidth}px wide in a ${vw}px window`);
   if (doc.scrollHeight > vh) problems.push(`page is ${doc.scrollHeight}px tall in a ${vh}px window`);
-  const visible = (e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden'; };
-  const inView = (e, name) => {
-    // In the window, and not hidden by a box that scrolls or clips it (the table's middle scrolls when short).
-    const r = e.getBoundingClientRect();
-    if (r.top < -1 || r.left < -1 || r.bottom > vh + 1 || r.right > vw + 1)
-      return problems.push(`${name} is out of view: ${Math.round(r.left)},${Math.round(r.top)} to ${Math.round(r.right)},${Math.round(r.bottom)}`);
-    for (let box = e.parentElement; box && box !== document.body; box = box.parentElement) {
-      const style = getComputedStyle(box);
-      if (style.overflowX === 'visible' && style.overflowY === 'visible') continue;
-      const b = box.getBoundingClientRect();
-      if (r.top < b.top - 1 || r.bottom > b.bottom + 1 || r.left < b.left - 1 || r.right > b.right + 1)
-        return problems.push(`${name} is hidden by ${box.id || box.className}: ${Math.round(r.top)}-${Math.round(r.bottom)} in ${Math.round(b.top)}-${Math.round(b.bottom)}`);
-    }
-  };
   const dialog = document.querySelector('dialog[open]');
   if (!dialog && document.querySelector('#game')) {
     const game = document.querySelector('#game');
