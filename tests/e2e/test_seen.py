@@ -8,8 +8,8 @@ TIDY = """<header class="top" style="display: flex; gap: 8px"><span class="brand
 <nav><a href="#">Play</a> <a href="#">Rules</a></nav></header>
 <table><tr><td>one</td><td>two</td></tr></table><button>Play</button>"""
 
-# The header's links are too many for a phone's width, a table and a button are wider than the window
-# and a clipping box hides a table cell: each a problem a player would see.
+# A header with more links than its width holds, a box that hides a table's second cell, a box wider than
+# the window and a button too narrow for its label: each a problem a player would see.
 BROKEN = """<header class="top" style="display: flex; gap: 8px; width: 300px"><span class="brand">scoutlab</span>
 <nav>""" + " ".join(f'<a href="#">Link number {i}</a>' for i in range(8)) + """</nav></header>
 <div style="height: 20px; overflow: hidden"><table><tr><td>one</td></tr><tr><td>two</td></tr></table></div>
