@@ -321,23 +321,6 @@ def test_mcts_halving_keeps_the_best_candidate_and_spends_its_budget(rules_by_na
     assert 0 < bot.iterations_done <= 120
 
 
-def test_mcts_with_kinds_also_searches_the_priors_best_move_of_each_kind_its_candidates_lack(rules_by_name, monkeypatch):
-    # one candidate by the prior, a show; rollouts rigged so a scout is worth most: kinds must bring the best scout in
-    rules = rules_by_name["official"]
-    state = position(rules, 4, "1/5 3/6 3/7 10/2 4/8 6/2", "5/1", owner=1)
-    bot = make_bot("mcts:iterations=60,root=1,kinds=true", rules, 0)
-    bot.policy.use_weights(state.players)
-    ranked = [code for _, code in bot.policy.ranked(state.view(0))]
-    kind = rules.codec.kind
-    assert kind(ranked[0]) == "show"
-    best_scout = next(code for code in ranked if kind(code) == "scout")
-    searched = set()
-    monkeypatch.setattr(bot, "rollout", lambda deal, code, seat: searched.add(code) or float(kind(code) == "scout"))
-    assert bot.act(state.view(0)) == best_scout
-    assert {kind(code) for code in searched} == {kind(code) for code in ranked}  # one of each kind, no more
-    assert len(searched) == len({kind(code) for code in ranked})
-
-
 def test_mcts_rollouts_score_a_finished_round_by_its_scores(rules_by_name):
     # a show that empties the hand ends the round: the reward is the round's real margin, squashed
     rules = rules_by_name["official"]

@@ -8,8 +8,7 @@ position is scored by the round's points so far plus the skilled bot's reading o
 hand left. A move's worth is its seat's margin over the others, averaged over the deals
 (in the last round, half its share of the win and half its margin over the best other).
 
-The candidates are the skilled bot's best `root` moves (its prior); with `kinds`, also
-its best move of each kind (show, scout, Scout & Show) that those lack. The budget of
+The candidates are the skilled bot's best `root` moves (its prior). The budget of
 rollouts is shared out by sequential halving (Karnin, Koren and Somekh 2013): every
 candidate is tried on the same deals, the worse half is dropped, and the survivors get
 more deals, so the budget goes where the choice is close and every comparison is paired.
@@ -45,7 +44,6 @@ DEFAULTS = {
     "depth": 0,  # moves played after the candidate before the position is scored (0: to the round's end)
     "spread": 15.0,  # points of margin that move a reward from 0.5 to 0 or 1
     "flips": True,  # search the round-start keep or flip too (false: keep or flip as the skilled bot does)
-    "kinds": False,  # also search the prior's best move of each kind (show, scout, Scout & Show) its best `root` lack
 }
 
 
@@ -87,23 +85,8 @@ class MctsBot:
 
     def choose(self, view: View, ranked: list[int]) -> int:
         """The move played among `ranked` (the prior's order): its best `root` searched, unless there is one."""
-        root = self.options["root"]
-        candidates = ranked[:root]
-        if self.options["kinds"]:
-            candidates += self.other_kinds(ranked[root:], candidates)
+        candidates = ranked[: self.options["root"]]
         return candidates[0] if len(candidates) == 1 else self.search(view, candidates)
-
-    def other_kinds(self, rest: list[int], candidates: list[int]) -> list[int]:
-        """The best move in `rest` of each kind of move that `candidates` lack: the prior ranks
-        shows above scouts so often that the best scout is outside its best six in two decisions of five."""
-        kind = self.rules.codec.kind
-        seen = {kind(code) for code in candidates}
-        found = []
-        for code in rest:
-            if kind(code) not in seen:
-                seen.add(kind(code))
-                found.append(code)
-        return found
 
     # -- the search ------------------------------------------------------------------------
 
