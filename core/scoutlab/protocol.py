@@ -4,7 +4,7 @@ Each request is one JSON object on one line; each gets exactly one JSON line bac
 `{"ok": true, ...}` with the answer or `{"ok": false, "error": "..."}`, echoing the
 request's `id`. The engine never dies on bad input: a malformed line, an unknown
 command or an illegal move is an error reply, and the next request is served.
-The same JSON view is what `external:` bots receive (`view_to_json`).
+The same JSON view is what `external:` bots receive (`view_to_json`, engine/view_json.py).
 docs/engine-protocol.md documents every command with a transcript.
 """
 
@@ -15,22 +15,20 @@ import difflib
 import json
 import sys
 from collections.abc import Callable
-from dataclasses import asdict
 from typing import TYPE_CHECKING, Any, TextIO
 
 from scoutlab import __version__
 from scoutlab.base.errors import user_errors
 from scoutlab.base.limits import MAX_PROTOCOL_LINE, excerpt, loads_json
-from scoutlab.engine.actions import format_action, parse_action
-from scoutlab.engine.cards import format_card
 from scoutlab.engine.state import IllegalAction
+from scoutlab.engine.view_json import round_end_json, view_to_json
 from scoutlab.records.position import load_position, position_from_data
 from scoutlab.rules import load_rules
 from scoutlab.spec.variant import shipped_variants
 from scoutlab.text.log import describe_action
 
 if TYPE_CHECKING:
-    from scoutlab.engine.state import GameState, RoundEnd, View
+    from scoutlab.engine.state import GameState
     from scoutlab.rules import Rules
 
 PROTOCOL_VERSION = 1
@@ -38,54 +36,6 @@ PROTOCOL_VERSION = 1
 
 class ProtocolError(ValueError):
     """A request the engine cannot serve; its message is the reply's `error`."""
-
-
-# -- the JSON shape of what a seat sees ------------------------------------------------------
-
-
-def cards_json(cards) -> list[str]:
-    """Cards in notation, `top/bottom`, left to right."""
-    return [format_card(c) for c in cards]
-
-
-def round_end_json(end: RoundEnd) -> dict[str, Any]:
-    """A finished round: why it ended, the seat spared the hand penalty, and each seat's score."""
-    return {key: list(value) if isinstance(value, tuple) else value for key, value in asdict(end).items()}
-
-
-def view_to_json(view: View, rules: Rules) -> dict[str, Any]:
-    """Everything one seat may know (docs/rules.md §10.9), as JSON: cards and actions in notation, seats from 0."""
-    decode = rules.codec.decode
-    return {
-        "seat": view.seat,
-        "players": view.players,
-        "variant": view.variant,
-        "round": view.round,
-        "rounds": view.rounds,
-        "phase": view.phase,
-        "to_act": view.to_act,
-        "starting_seat": view.starting_seat,
-        "turn": view.turn,
-        "hand": cards_json(view.hand),
-        "hand_sizes": list(view.hand_sizes),
-        "active": cards_json(view.active),
-        "active_owner": view.active_owner,
-        "chips_received": list(view.chips_received),
-        "chips_held": list(view.chips_held),
-        "scout_show_chips": list(view.scout_show_chips),
-        "captured": list(view.captured),
-        "totals": list(view.totals),
-        "history": [
-            {"round": r, "seat": seat, "action": format_action(decode(code))} for r, seat, code in view.history
-        ],
-        "round_ends": [round_end_json(end) for end in view.round_ends],
-        "legal": [format_action(decode(code)) for code in view.legal],
-    }
-
-
-def action_code(rules: Rules, text: str) -> int:
-    """The code of an action written in notation; NotationError if no hand of this variant could hold it."""
-    return rules.codec.encode(parse_action(text))
 
 
 # -- one session: a game and the commands that drive it -------------------------------------

@@ -40,7 +40,7 @@ from typing import IO, TYPE_CHECKING, Any
 from scoutlab.base.limits import MAX_BOT_ANSWER, excerpt, loads_json, megabytes
 from scoutlab.bots import BotError
 from scoutlab.engine.actions import NotationError
-from scoutlab.protocol import action_code, view_to_json
+from scoutlab.engine.view_json import action_code, view_to_json
 
 if TYPE_CHECKING:
     from scoutlab.engine.state import View
