@@ -384,3 +384,27 @@ def test_a_card_in_other_digits_is_refused_in_the_cards_own_words(text):
 
     with pytest.raises(ValueError, match="is not a card: write it as top/bottom"):
         parse_card(text)
+
+
+# --------------------------------------------------------------------------- a sweep's finds, each one line
+
+@pytest.mark.parametrize("delay", ["inf", "nan", "-1", "1e10"])
+def test_a_pause_that_cannot_be_slept_is_refused_before_the_match(capsys, delay):
+    err = one_line_error(capsys, ["play", "--bots", "random", "--seed", "1", "--delay", delay])
+    assert "--delay" in err and "from 0 to 60 seconds" in err
+
+
+@pytest.mark.parametrize("kind", ["device", "fifo", "too big"])
+def test_a_network_weights_file_is_read_capped_and_never_from_a_pipe(tmp_path, capsys, kind):
+    if kind == "device":
+        path = "/dev/zero"  # endless: read whole, it filled 2.4 GB in 6 s
+    elif kind == "fifo":
+        path = str(tmp_path / "pipe")
+        os.mkfifo(path)
+    else:
+        path = str(tmp_path / "big.json")
+        with open(path, "wb") as handle:
+            handle.truncate(20_000_001)  # sparse: the size is read, not the bytes
+    err = one_line_error(capsys, ["game", "--quiet", "--bots", f"network:weights={path}"])
+    assert "bot 'network'" in err
+    assert ("more than the limit of 20 MB" if kind == "too big" else "not a regular file") in err

@@ -25,6 +25,8 @@ MAX_POSITION_BYTES = 1_000_000
 MAX_RECORD_BYTES = 10_000_000
 #: One request line of `scoutlab engine`, in characters (1 MB): enough for a position sent inline.
 MAX_PROTOCOL_LINE = 1_000_000
+#: A network bot's weights file, in bytes (20 MB); the shipped one is 54 KB.
+MAX_NETWORK_BYTES = 20_000_000
 #: One answer line of an external bot, in bytes (64 KB); an action in notation is under 40.
 MAX_BOT_ANSWER = 65_536
 #: Nesting of lists and mappings in any YAML or JSON input; a shipped spec needs 5, its record 6.

@@ -16,7 +16,6 @@ plain Python, slower.
 
 from __future__ import annotations
 
-import json
 import math
 import random
 from importlib import resources
@@ -24,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from scoutlab.base.errors import BotError
-from scoutlab.base.limits import excerpt
+from scoutlab.base.limits import MAX_NETWORK_BYTES, InputTooLarge, excerpt, loads_json, read_capped
 from scoutlab.bots.cycles import Positions
 from scoutlab.bots.network_features import CONTEXT, MOVE, Reader
 from scoutlab.bots.options import bot_options, positive
@@ -109,11 +108,15 @@ def load(path: str | Path | None = None) -> tuple[Network, dict[str, Any]]:
     if the file is missing, not JSON, or not a network for these features."""
     where = "the shipped weights" if path is None else f"weights file {excerpt(str(path))}"
     try:
-        text = (resources.files(__package__).joinpath(WEIGHTS_FILE) if path is None else Path(path)).read_text()
-        document = json.loads(text)
+        # a user's file is read capped, and never a pipe or a device, which could be endless
+        text = (resources.files(__package__).joinpath(WEIGHTS_FILE).read_text() if path is None
+                else read_capped(str(path), MAX_NETWORK_BYTES, where))
+        document = loads_json(text)
+    except InputTooLarge as error:
+        raise BotError(f"bot 'network': {error}") from None
     except OSError as error:
         raise BotError(f"bot 'network': cannot read {where}: {error.strerror or error}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+    except (ValueError, UnicodeDecodeError) as error:
         raise BotError(f"bot 'network': {where} is not JSON ({excerpt(str(error))})") from None
     problem = _problem(document)
     if problem:

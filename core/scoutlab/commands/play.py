@@ -8,6 +8,7 @@ import random
 import sys
 
 help = "play a match in the terminal against bots"
+MAX_DELAY = 60.0  # a pause longer than this is a mistake, not a pace: `inf` would crash the sleep
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -21,7 +22,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lang", help="language of the messages: en, ar, fa, el, bg (default: from $LC_ALL, $LC_MESSAGES or $LANG, else English)")
     parser.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                         help="emphasise the top numbers with ANSI codes (default: auto, when output is a terminal)")
-    parser.add_argument("--delay", type=float, default=0.0, help="seconds to pause after each bot move (default: 0)")
+    parser.add_argument("--delay", type=float, default=0.0,
+                        help=f"seconds to pause after each bot move, 0 to {MAX_DELAY:g} (default: 0)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -33,6 +35,8 @@ def run(args: argparse.Namespace) -> int:
     from scoutlab.rules import load_rules
     from scoutlab.text.i18n import LANGUAGES, normalize
 
+    if not 0 <= args.delay <= MAX_DELAY:  # also refuses nan, which no comparison holds for
+        raise ValueError(f"--delay {args.delay:g}: a pause runs from 0 to {MAX_DELAY:g} seconds")
     if args.lang and normalize(args.lang) != args.lang.lower().replace("_", "-").split("-")[0]:
         raise ValueError(f"--lang {args.lang}: the languages are {', '.join(LANGUAGES)}")
     rules = load_rules(args.variant)
