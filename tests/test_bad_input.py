@@ -408,3 +408,22 @@ def test_a_network_weights_file_is_read_capped_and_never_from_a_pipe(tmp_path, c
     err = one_line_error(capsys, ["game", "--quiet", "--bots", f"network:weights={path}"])
     assert "bot 'network'" in err
     assert ("more than the limit of 20 MB" if kind == "too big" else "not a regular file") in err
+
+
+@pytest.mark.parametrize("command", [["validate"], ["rules"], ["game", "--variant"]])
+def test_a_spec_with_thousands_of_problems_shows_twenty_and_a_count(tmp_path, capsys, command):
+    spec = tmp_path / "many.yaml"
+    spec.write_text("extends: official\nname: many\n" + "".join(f"u{i}: 1\n" for i in range(5000)))
+    assert main([*command, str(spec)]) == 1
+    err = capsys.readouterr().err
+    lines = err.strip().splitlines()
+    assert len(lines) == 21 and lines[-1] == "... and 4,980 more problems", lines[-3:]
+    assert "u0" in lines[0] and len(err) < 10_000  # was 5,000 lines, 1.36 MB
+
+
+def test_a_position_with_thousands_of_problems_shows_twenty_and_a_count(tmp_path, capsys):
+    position = tmp_path / "many.yaml"
+    position.write_text('hands: ["' + " ".join(["1/2"] * 5000) + '", "5/1 6/2", "7/1 6/9"]\n')  # 4,999 repeats
+    assert main(["legal", str(position)]) == 1
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 21 and lines[-1].endswith("more problems"), lines[-3:]

@@ -7,7 +7,7 @@ the engine protocol report in one line instead of a traceback.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 
@@ -58,12 +58,24 @@ class Problem(NamedTuple):
         return f"{where}: {self.path}: {self.message}"
 
 
+MAX_PROBLEMS_SHOWN = 20  # a file with thousands of problems shows this many, then how many more
+
+
+def problem_lines(problems: Sequence[object]) -> list[str]:
+    """Problems as the lines a person reads: the first MAX_PROBLEMS_SHOWN, then a count of the rest."""
+    lines = [str(problem) for problem in problems[:MAX_PROBLEMS_SHOWN]]
+    if len(problems) > MAX_PROBLEMS_SHOWN:
+        lines.append(f"... and {len(problems) - MAX_PROBLEMS_SHOWN:,} more problems")
+    return lines
+
+
 class SpecError(Exception):
-    """A spec could not be loaded; `problems` lists every reason found, not just the first."""
+    """A spec could not be loaded; `problems` lists every reason found, not just the first (the message, the first
+    MAX_PROBLEMS_SHOWN of them)."""
 
     def __init__(self, problems: Iterable[Problem]) -> None:
         self.problems: list[Problem] = list(problems)
-        super().__init__("\n".join(map(str, self.problems)))
+        super().__init__("\n".join(problem_lines(self.problems)))
 
 
 class SpecWarning(UserWarning):

@@ -19,7 +19,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     # imported when the command runs, not when the parser is built: `scoutlab --help` stays fast
-    from scoutlab.base.errors import SpecWarning
+    from scoutlab.base.errors import SpecWarning, problem_lines
     from scoutlab.rules import Rules
     from scoutlab.spec.variant import SpecError, load_spec
 
@@ -31,8 +31,8 @@ def run(args: argparse.Namespace) -> int:
                 warned += Rules(load_spec(name)).warnings  # compiling also checks end conditions and plugins
         except SpecError as exc:
             problems.extend(exc.problems)
-    for problem in problems:
-        print(problem, file=sys.stderr)
+    for line in problem_lines(problems):
+        print(line, file=sys.stderr)
     for warning in warned:
         print(f"warning: {warning}", file=sys.stderr)
     if problems:

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import jsonschema
 
+from scoutlab.base.errors import problem_lines
 from scoutlab.base.limits import MAX_POSITION_BYTES, InputTooLarge, check_size, excerpt, read_capped
 from scoutlab.engine.cards import format_hand, identity, parse_card, top
 from scoutlab.rules import load_rules
@@ -53,7 +54,7 @@ class PositionError(ValueError):
 
     def __init__(self, problems: Iterable[Problem]) -> None:
         self.problems: list[Problem] = list(problems)
-        super().__init__("\n".join(map(str, self.problems)))
+        super().__init__("\n".join(problem_lines(self.problems)))
 
 
 # --------------------------------------------------------------------------- loading
