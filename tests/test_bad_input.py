@@ -427,3 +427,14 @@ def test_a_position_with_thousands_of_problems_shows_twenty_and_a_count(tmp_path
     assert main(["legal", str(position)]) == 1
     lines = capsys.readouterr().err.strip().splitlines()
     assert len(lines) == 21 and lines[-1].endswith("more problems"), lines[-3:]
+
+
+def test_a_recorded_hand_of_a_100000_character_card_is_quoted_in_part(tmp_path, capsys):
+    path = tmp_path / "game.json"
+    assert main(["game", "--quiet", "--seed", "3", "--record", str(path)]) == 0
+    capsys.readouterr()
+    record = json.loads(path.read_text())
+    record["rounds"][0]["deal"][0][0] = "1" * 100_000 + "/2"
+    path.write_text(json.dumps(record))
+    err = one_line_error(capsys, ["replay", "--quiet", str(path)])  # printed 100 KB
+    assert "P1's hand as dealt differs" in err and "(100,046 characters)" in err

@@ -50,6 +50,7 @@ RECORD_SCHEMA_ID = f"https://scoutlab.dev/schemas/record/{RECORD_VERSION}.json"
 # RoundEnd fields kept in a record and compared on replay, in the order a reader would check them.
 END_FIELDS = ("reason", "exempt", "scores", "captured", "chips_received", "chips_held", "cards_in_hand", "turns")
 MAX_PROBLEMS = 10  # a badly broken file lists this many problems, then a count
+MAX_HAND_TEXT = 120  # characters of a recorded hand quoted in a message; a dealt hand of 12 cards takes under 60
 # What a record may hold, checked before anything reads it item by item: the most any variant can play
 # (100 rounds, 8 seats, a turn cap of 10,000 plus each seat's keep-or-flip, a deck of 30 numbers: 465
 # cards), so a 10 MB file of a million actions or cards is refused in milliseconds, not checked for a minute.
@@ -361,6 +362,12 @@ def _first_divergence(state: GameState, record: dict[str, Any]) -> Divergence | 
     return None
 
 
+def _hand_text(cards: list[str]) -> str:
+    """A recorded hand for a message: as written when it is a hand's length, else an excerpt (a card may be any string)."""
+    text = " ".join(cards)
+    return text if len(text) <= MAX_HAND_TEXT else excerpt(text, MAX_HAND_TEXT)
+
+
 def _deal_divergence(state: GameState, deal: list[list[str]], at: str, index: int) -> Divergence | None:
     dealt = state.deals[index]
     if len(deal) != len(dealt):
@@ -373,7 +380,7 @@ def _deal_divergence(state: GameState, deal: list[list[str]], at: str, index: in
             where = f"{at}.deal[{seat}]" if first is None else f"{at}.deal[{seat}][{first}]"
             return Divergence(
                 where,
-                f"round {index + 1}: P{seat + 1}'s hand as dealt differs: the record has {' '.join(recorded)}, "
+                f"round {index + 1}: P{seat + 1}'s hand as dealt differs: the record has {_hand_text(recorded)}, "
                 f"seed {excerpt(state.seed)} deals {' '.join(replayed)}",
             )
     return None
