@@ -438,3 +438,10 @@ def test_a_recorded_hand_of_a_100000_character_card_is_quoted_in_part(tmp_path, 
     path.write_text(json.dumps(record))
     err = one_line_error(capsys, ["replay", "--quiet", str(path)])  # printed 100 KB
     assert "P1's hand as dealt differs" in err and "(100,046 characters)" in err
+
+
+def test_a_card_of_5000_digits_is_refused_in_the_cards_own_words(tmp_path, capsys):
+    position = tmp_path / "huge.yaml"
+    position.write_text('hands: ["' + "9" * 5000 + '/1 2/3", "5/1 6/2", "7/1 6/9"]\n')
+    err = one_line_error(capsys, ["legal", str(position)])  # was Python's own "Exceeds the limit (4300 digits)"
+    assert "is not a card: numbers run from 1 to" in err and "4300" not in err

@@ -53,7 +53,10 @@ def parse_card(text: str) -> int:
     parts = text.strip().split("/")
     if len(parts) != 2 or not all(digits(p.strip()) for p in parts):
         raise ValueError(f"{excerpt(text)} is not a card: write it as top/bottom, e.g. 3/7")
-    t, b = (int(p) for p in parts)
+    numbers = [p.strip().lstrip("0") or "0" for p in parts]
+    if any(len(n) > len(str(HIGHEST_NUMBER)) for n in numbers):  # before int(): 4,300 digits would stop Python itself
+        raise ValueError(f"{excerpt(text)} is not a card: numbers run from 1 to {HIGHEST_NUMBER}")
+    t, b = (int(n) for n in numbers)
     if t == b:
         raise ValueError(f"{excerpt(text)} is not a card: its two numbers must differ")
     if not (0 < t <= HIGHEST_NUMBER and 0 < b <= HIGHEST_NUMBER):
