@@ -445,3 +445,43 @@ def test_a_card_of_5000_digits_is_refused_in_the_cards_own_words(tmp_path, capsy
     position.write_text('hands: ["' + "9" * 5000 + '/1 2/3", "5/1 6/2", "7/1 6/9"]\n')
     err = one_line_error(capsys, ["legal", str(position)])  # was Python's own "Exceeds the limit (4300 digits)"
     assert "is not a card: numbers run from 1 to" in err and "4300" not in err
+
+
+@pytest.mark.parametrize("line, path, code", [
+    ('name: "a\\e[31mred"', "$.name", "#x001b"),
+    ('name: "\\ud800"', "$.name", "#xd800"),  # passed validate, then no command could print it
+    ('description: "one\\ntwo \\a"', "$.description", "#x0007"),
+    ('"\\e[2Jevil": 1', "$", "#x001b"),
+])
+def test_an_escape_that_writes_a_control_character_or_a_lone_surrogate_is_refused(tmp_path, capsys, line, path, code):
+    spec = tmp_path / "escape.yaml"
+    spec.write_text(f"extends: official\n{line}\n" + ("" if line.startswith("name") else "name: x\n"))
+    assert main(["validate", str(spec)]) == 1
+    err = capsys.readouterr().err
+    assert f"escape.yaml:2: {path}: character {code} (a control character or a lone surrogate)" in err, err
+    assert "\x1b" not in err and "\x07" not in err, "nothing raw reaches the terminal"
+
+
+@pytest.mark.parametrize("where, value, code", [
+    (("bots", 0), "random\x1b[2J", "#x001b"),
+    (("bots", 1), "\n\nFAKE", "#x000a"),  # a forged line in replay's header
+    (("bots", 2), "\ud800", "#xd800"),
+])
+def test_a_record_holding_a_control_character_is_refused_naming_where(tmp_path, capsys, where, value, code):
+    path = tmp_path / "game.json"
+    assert main(["game", "--quiet", "--seed", "3", "--record", str(path)]) == 0
+    capsys.readouterr()
+    record = json.loads(path.read_text())
+    record[where[0]][where[1]] = value
+    path.write_text(json.dumps(record))
+    err = one_line_error(capsys, ["replay", str(path)])
+    assert f"$.{where[0]}[{where[1]}]: character {code}" in err and "\x1b" not in err
+
+
+def test_a_record_of_a_variant_whose_description_runs_over_lines_replays(tmp_path, capsys):
+    spec = tmp_path / "long.yaml"
+    spec.write_text("extends: official\nname: long\ndescription: |\n  one line\n  and another\n")
+    path = tmp_path / "game.json"
+    assert main(["game", "--quiet", "--variant", str(spec), "--seed", "3", "--record", str(path)]) == 0
+    assert "\n" in json.loads(path.read_text())["variant"]["description"]
+    assert main(["replay", "--quiet", str(path)]) == 0, capsys.readouterr().err

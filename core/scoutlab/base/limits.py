@@ -12,6 +12,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import re
 import stat
 import sys
 from collections.abc import Iterable
@@ -99,6 +100,47 @@ def nesting(value: Any) -> int:
             return depth  # deep enough to refuse: no need to walk the rest
         stack.extend((child, depth + 1) for child in children)
     return deepest
+
+
+# Characters no input may carry into a message or a page: C0 and C1 controls but tab and line breaks, DEL,
+# and lone surrogates (an escape in YAML or JSON can write any of them; a terminal obeys the controls,
+# and UTF-8 cannot encode a surrogate, so printing one fails).
+_UNSHOWABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+_UNSHOWABLE_IN_A_LINE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")  # and no tab or line break either
+
+
+def unshowable(text: str, one_line: bool = False) -> str | None:
+    """The first character of `text` that must not be shown (with `one_line`, a tab or line break too), as
+    `#x001b`; None if there is none."""
+    found = (_UNSHOWABLE_IN_A_LINE if one_line else _UNSHOWABLE).search(text)
+    return None if found is None else f"#x{ord(found.group()):04x}"
+
+
+def shown_safely(text: str) -> str:
+    """`text` with each unshowable character written as an escape (`\\x1b`, `\\ud800`)."""
+    return _UNSHOWABLE.sub(lambda found: found.group().encode("unicode_escape", "backslashreplace").decode("ascii"), text)
+
+
+def first_unshowable(value: Any, one_line: bool = False) -> tuple[tuple[str | int, ...], str] | None:
+    """(path, character) of the first key or text in JSON-like `value` holding an unshowable character; iterative."""
+    stack: list[tuple[Any, tuple[str | int, ...]]] = [(value, ())]
+    while stack:
+        item, path = stack.pop()
+        if isinstance(item, str):
+            code = unshowable(item, one_line)
+            if code is not None:
+                return path, code
+        elif isinstance(item, dict):  # children pushed last first, so they are read in document order
+            for key, child in reversed(item.items()):
+                code = unshowable(key, one_line) if isinstance(key, str) else None
+                if code is not None:
+                    return path, code
+                stack.append((child, (*path, key)))
+        elif isinstance(item, list):
+            stack.extend((item[index], (*path, index)) for index in range(len(item) - 1, -1, -1))
+    return None
 
 
 def digits(text: str) -> bool:

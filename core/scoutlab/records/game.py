@@ -31,7 +31,15 @@ from typing import TYPE_CHECKING, Any
 import jsonschema
 
 from scoutlab import __version__
-from scoutlab.base.limits import MAX_RECORD_BYTES, MAX_SPEC_BYTES, InputTooLarge, excerpt, loads_json, read_capped
+from scoutlab.base.limits import (
+    MAX_RECORD_BYTES,
+    MAX_SPEC_BYTES,
+    InputTooLarge,
+    excerpt,
+    first_unshowable,
+    loads_json,
+    read_capped,
+)
 from scoutlab.engine.actions import NotationError, parse_action
 from scoutlab.engine.cards import format_hand
 from scoutlab.engine.state import IllegalAction
@@ -181,6 +189,16 @@ def check_record(record: Any, source: str = "<record>") -> None:
     if found:
         problems = [f"{source}: {render_path(path)}: {_reason(e)}" for path, e in found]
         raise RecordError(_listing(problems, more=len(found) >= _SCHEMA_ERRORS_READ))
+    # Its names are printed: no control character may reach a terminal, no line break forge a line (its
+    # variant is a spec, whose texts may run over lines as a spec file's may).
+    unshown = first_unshowable({key: value for key, value in record.items() if key != "variant"}, one_line=True)
+    if unshown is None and "variant" in record:
+        inner = first_unshowable(record["variant"])
+        unshown = None if inner is None else (("variant", *inner[0]), inner[1])
+    if unshown is not None:
+        where = render_path(unshown[0])
+        raise RecordError(f"{source}: {where if len(where) <= 100 else where[:100] + '...'}: character {unshown[1]} "
+                          "(a control character, a line break or a lone surrogate) is not allowed in a record")
 
 
 def _over_bounds(record: Any) -> str | None:

@@ -14,7 +14,7 @@ from typing import Any
 
 import yaml
 
-from scoutlab.base.limits import MAX_KEY_CHARS, MAX_NESTING, digits, excerpt, too_deep
+from scoutlab.base.limits import MAX_KEY_CHARS, MAX_NESTING, digits, excerpt, shown_safely, too_deep, unshowable
 
 #: A JSON path as a tuple of keys and list indices; () is the document itself.
 JsonPath = tuple[str | int, ...]
@@ -176,7 +176,13 @@ class _Builder:
         if self.nodes > _MAX_NODES:
             raise yaml.MarkedYAMLError(problem=f"document too large (over {_MAX_NODES} values)", problem_mark=node.start_mark)
         if isinstance(node, yaml.ScalarNode):
-            return self._scalar(node)
+            value = self._scalar(node)
+            code = unshowable(value) if isinstance(value, str) else None
+            if code is not None:  # written as an escape: the reader refuses the raw character itself
+                self.source.findings.append(Finding(path, node.start_mark.line + 1, f"character {code} (a control "
+                                                    "character or a lone surrogate) is not allowed in text"))
+                return shown_safely(value)
+            return value
         if id(node) in self.open:
             raise yaml.MarkedYAMLError(problem="an alias refers to a value that contains it", problem_mark=node.start_mark)
         self.depth += 1
