@@ -485,3 +485,19 @@ def test_a_record_of_a_variant_whose_description_runs_over_lines_replays(tmp_pat
     assert main(["game", "--quiet", "--variant", str(spec), "--seed", "3", "--record", str(path)]) == 0
     assert "\n" in json.loads(path.read_text())["variant"]["description"]
     assert main(["replay", "--quiet", str(path)]) == 0, capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command, said", [
+    (["game", "--quiet", "--bots", "mcts:iterations=1000000"], "option iterations=1000000 must be at most 100,000"),
+    (["game", "--quiet", "--bots", "mcts:seconds=inf"], "option seconds=inf must be a finite number"),
+    (["game", "--quiet", "--bots", "mcts:spread=nan"], "option spread=nan must be a finite number"),
+    (["game", "--quiet", "--bots", "heuristic:hold_samples=1000000"], "option hold_samples=1000000 must be at most 10,000"),
+    (["game", "--quiet", "--bots", "skilled:card=nan"], "bot 'skilled': option card=nan must be a finite number"),
+    (["game", "--quiet", "--bots", "skilled:sns_scouts=-1"], "option sns_scouts=-1 must be >= 0"),
+    (["game", "--quiet", "--bots", "network:temperature=nan,sample=true"], "bot 'network': option temperature=nan"),
+    (["simulate", "official", "--games", "1" + "0" * 119], "--games must be from 1 to 1,000,000,000, got a 396-bit number"),
+    (["simulate", "official", "--workers", "100000"], "--workers must be at most 10,000"),
+    (["tune", "official", "--quick", "--workers", "0"], "--workers must be from 1 to 1,000, got 0"),
+])
+def test_a_budget_that_would_never_finish_or_is_not_a_number_is_refused(capsys, command, said):
+    assert said in one_line_error(capsys, command)  # each ran on (for hours, or silently) or played with nan

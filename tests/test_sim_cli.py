@@ -84,7 +84,7 @@ def test_compare_with_report_and_plots(tmp_path, capsys):
     (["simulate", "no-such-variant", "--games", "5"], "no-such-variant"),
     (["simulate", "official", "--players", "2", "--games", "5"], "is for 3, 4, 5 players, not 2"),
     (["simulate", "official", "--bots", "nobot", "--games", "5"], "unknown bot 'nobot'"),
-    (["simulate", "official", "--games", "0"], "--games must be at least 1"),
+    (["simulate", "official", "--games", "0"], "--games must be from 1 to 1,000,000,000, got 0"),
     (["simulate", "official", "--workers", "0"], "--workers must be at least 1"),
     (["simulate", "official", "--advantage-games", "-1"], "--advantage-games must be 0 or more"),
     (["simulate", "official", "--games", "5", "--strong", "nobot"], "unknown bot 'nobot'"),

@@ -174,7 +174,7 @@ def test_bad_requests_say_what_is_wrong():
         simulate("official", players=2, games=5, workers=1)
     with pytest.raises(ValueError, match="3 players need 3 bots"):
         simulate("official", games=5, workers=1, bots=["random", "random"])
-    with pytest.raises(ValueError, match="at least 1"):
+    with pytest.raises(ValueError, match="from 1 to 1,000,000,000, got 0"):
         simulate("official", games=0)
     with pytest.raises(ValueError, match="at least two"):
         compare([("official", None)])

@@ -65,8 +65,8 @@ class HeuristicBot:
 
     def __init__(self, rules: Rules, rng: random.Random, options: dict[str, Any]):
         self.options = bot_options(self.name, options, DEFAULTS)
-        for key in ("hold_samples", "scouts"):
-            positive(self.name, key, self.options[key])
+        for key in ("hold_samples", "scouts"):  # 10,000 random hands a show take the bot about a second a decision
+            positive(self.name, key, self.options[key], most=10_000)
         self.rules = rules
         self.rng = rng
         self.reader = HandReader(rules)

@@ -45,6 +45,9 @@ DEFAULTS = {
     "spread": 15.0,  # points of margin that move a reward from 0.5 to 0 or 1
     "flips": True,  # search the round-start keep or flip too (false: keep or flip as the skilled bot does)
 }
+# Budgets past these would keep a game waiting for hours on one decision: 100,000 rollouts take about a
+# minute of a core at 5 players, and an hour a move is no player's pace.
+MOST = {"iterations": 100_000, "seconds": 3_600.0, "root": 1_000, "depth": 10_000}
 
 
 class MctsBot:
@@ -55,9 +58,9 @@ class MctsBot:
     def __init__(self, rules: Rules, rng: random.Random, options: dict[str, Any]):
         self.options = bot_options(self.name, options, DEFAULTS)
         for key in ("iterations", "root", "spread"):
-            positive(self.name, key, self.options[key])
+            positive(self.name, key, self.options[key], most=MOST.get(key))
         for key in ("seconds", "depth"):
-            positive(self.name, key, self.options[key], allow_zero=True)
+            positive(self.name, key, self.options[key], allow_zero=True, most=MOST.get(key))
         self.rules = rules
         self.rng = rng
         self.policy = SkilledBot(rules, rng, {})  # the prior, the rollout policy and the reading of hands

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from scoutlab.base.limits import excerpt
@@ -26,6 +27,8 @@ def bot_options(bot: str, given: dict[str, Any], defaults: dict[str, Any]) -> di
             value = float(value)
         if not isinstance(value, want) or (want is int and isinstance(value, bool)):
             raise BotError(f"bot {bot!r}: option {key}={excerpt(value)} must be {_kind(want)}, like {_spelled(defaults[key])}")
+        if want is float and not math.isfinite(value):  # nan passes every comparison a bound makes
+            raise BotError(f"bot {bot!r}: option {key}={value} must be a finite number, like {_spelled(defaults[key])}")
         options[key] = value
     return options
 
@@ -41,8 +44,10 @@ def _kind(want: type) -> str:
     return {bool: "true or false", int: "a whole number", float: "a number"}.get(want, "text")
 
 
-def positive(bot: str, key: str, value: float, allow_zero: bool = False) -> None:
-    """Refuse a count or budget that cannot be used."""
+def positive(bot: str, key: str, value: float, allow_zero: bool = False, most: float | None = None) -> None:
+    """Refuse a count or budget that cannot be used, or (past `most`) that would not finish in any reasonable time."""
     if value < 0 or (value == 0 and not allow_zero):
         bound = ">= 0" if allow_zero else "> 0"
         raise BotError(f"bot {bot!r}: option {key}={excerpt(value)} must be {bound}")
+    if most is not None and value > most:
+        raise BotError(f"bot {bot!r}: option {key}={excerpt(value)} must be at most {most:,g}")

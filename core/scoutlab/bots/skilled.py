@@ -41,7 +41,7 @@ from scoutlab.base.limits import excerpt
 from scoutlab.bots import tuned, weighing as reference_weighing
 from scoutlab.bots.cycles import Positions
 from scoutlab.bots.hand import flip_hand
-from scoutlab.bots.options import bot_options
+from scoutlab.bots.options import bot_options, positive
 from scoutlab.bots.points import NOT_POINTS, OFFICIAL, Points, in_points
 from scoutlab.engine import native
 from scoutlab.engine.actions import FLIP, KEEP
@@ -126,6 +126,7 @@ class SkilledBot:
             raise BotError(f"bot 'skilled': option weights={excerpt(checked['weights'])} must be one of "
                            f"{', '.join(WEIGHT_SOURCES)}")
         self.official = checked["weights"] == "official"
+        positive(self.name, "sns_scouts", checked["sns_scouts"], allow_zero=True)
         self.overrides = {key: checked[key] for key in options if key != "weights"}  # win over the count's weights
         # per player count: (weights as given, the same ready for the weigher)
         self._counts: dict[int, tuple[dict[str, Any], Any]] = {}

@@ -42,6 +42,8 @@ def run(args: argparse.Namespace) -> int:
     from scoutlab.sim.tune import budget_for, tune
 
     require_extras(["cma", "numpy"])
+    if args.workers is not None and not 1 <= args.workers <= 1_000:  # 0 would quietly mean every core
+        raise ValueError(f"--workers must be from 1 to 1,000, got {args.workers}")
     rules = load_rules(args.variant)
     counts = player_counts(args.players, rules.players)
     budget = budget_for(args.quick, args.generations, args.games, args.check_games)

@@ -20,6 +20,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from scoutlab.base.limits import excerpt
 from scoutlab.bots import BotError, make_bot
 from scoutlab.rules import Rules, load_rules
 from scoutlab.sim.backends import available_cores, make_backend
@@ -121,11 +122,19 @@ def run(
     return run_entries(command, entries, games, comparisons_for(entries, every_count), **options)
 
 
+MAX_GAMES = 1_000_000_000  # per variant: about a day of a 100-core cluster; a longer run is a typing slip
+MAX_WORKERS = 10_000  # processes, or a cluster's tasks at once
+
+
 def check_counts(games: int, workers: int | None, advantage_games: int | None) -> None:
-    if games < 1:
-        raise ValueError(f"--games must be at least 1, got {games}")
+    if not 1 <= games <= MAX_GAMES:
+        raise ValueError(f"--games must be from 1 to {MAX_GAMES:,}, got {excerpt(games)}")
     if workers is not None and workers < 1:
         raise ValueError(f"--workers must be at least 1, got {workers}")
+    if workers is not None and workers > MAX_WORKERS:
+        raise ValueError(f"--workers must be at most {MAX_WORKERS:,}, got {excerpt(workers)}")
+    if advantage_games is not None and advantage_games > MAX_GAMES:
+        raise ValueError(f"--advantage-games must be at most {MAX_GAMES:,}, got {excerpt(advantage_games)}")
     if advantage_games is not None and advantage_games < 0:
         raise ValueError(f"--advantage-games must be 0 or more, got {advantage_games}")
 
