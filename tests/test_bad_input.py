@@ -501,3 +501,10 @@ def test_a_record_of_a_variant_whose_description_runs_over_lines_replays(tmp_pat
 ])
 def test_a_budget_that_would_never_finish_or_is_not_a_number_is_refused(capsys, command, said):
     assert said in one_line_error(capsys, command)  # each ran on (for hours, or silently) or played with nan
+
+
+@pytest.mark.parametrize("path", ["directory", "/dev/zero"])
+def test_a_position_path_that_is_not_a_file_says_so(tmp_path, capsys, path):
+    path = str(tmp_path) if path == "directory" else path
+    err = one_line_error(capsys, ["legal", path])  # was read as YAML text: "there is no file named" it
+    assert f"{path}: $: cannot read it" in err and "no file named" not in err

@@ -88,7 +88,8 @@ def load_position(path_or_text: str | os.PathLike[str], rules: Rules | None = No
 def _is_path(value: str | os.PathLike[str]) -> bool:
     if isinstance(value, os.PathLike):
         return True
-    return "\n" not in value and (os.path.isfile(value) or value.endswith((".yaml", ".yml")))
+    # anything that exists is a path (a directory or a device is then refused as one, not read as YAML text)
+    return "\n" not in value and (os.path.exists(value) or value.endswith((".yaml", ".yml")))
 
 
 def _load_text(text: str, source: str, base_dir: str | None, rules: Rules | None) -> GameState:
