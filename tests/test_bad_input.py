@@ -508,3 +508,8 @@ def test_a_position_path_that_is_not_a_file_says_so(tmp_path, capsys, path):
     path = str(tmp_path) if path == "directory" else path
     err = one_line_error(capsys, ["legal", path])  # was read as YAML text: "there is no file named" it
     assert f"{path}: $: cannot read it" in err and "no file named" not in err
+
+
+def test_options_given_to_the_random_bot_are_quoted_as_written(capsys):
+    err = one_line_error(capsys, ["game", "--quiet", "--bots", "random:="])
+    assert "bot 'random' takes no options, got '='" in err and "arg" not in err  # was "got ['arg']"

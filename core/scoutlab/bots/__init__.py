@@ -38,8 +38,9 @@ class RandomBot:
     name = "random"
 
     def __init__(self, rules: Rules, rng: random.Random, options: dict[str, Any]):
-        if options:
-            raise BotError(f"bot 'random' takes no options, got {sorted(options)}")
+        if options:  # "arg" is parse_bot's name for a part that is not key=value: say what was written
+            given = ", ".join(excerpt(value) if key == "arg" else f"{key}={excerpt(value)}" for key, value in options.items())
+            raise BotError(f"bot 'random' takes no options, got {given}")
         self.rng = rng
 
     def act(self, view: View) -> int:
