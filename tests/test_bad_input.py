@@ -513,3 +513,9 @@ def test_a_position_path_that_is_not_a_file_says_so(tmp_path, capsys, path):
 def test_options_given_to_the_random_bot_are_quoted_as_written(capsys):
     err = one_line_error(capsys, ["game", "--quiet", "--bots", "random:="])
     assert "bot 'random' takes no options, got '='" in err and "arg" not in err  # was "got ['arg']"
+
+
+@pytest.mark.parametrize("command", [["rules", "official"], ["variants"], ["play", "--bots", "random"]])
+def test_a_language_not_offered_is_refused_everywhere(capsys, command):
+    err = one_line_error(capsys, [*command, "--lang", "xx"])  # rules and variants fell back to English silently
+    assert "--lang 'xx': the languages are en, ar, fa, el, bg" in err

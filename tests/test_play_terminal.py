@@ -132,7 +132,7 @@ def test_plain_text_when_output_is_not_a_terminal():
     (["--bots", "random,random,random"], "3 players need 2 opponents (or one bot for all), got 3"),
     (["--bots", "randm"], "unknown bot 'randm'; did you mean 'random'?"),
     (["--variant", "no-such-variant"], "no-such-variant"),
-    (["--lang", "de"], "--lang de: the languages are en, ar, fa, el, bg"),
+    (["--lang", "de"], "--lang 'de': the languages are en, ar, fa, el, bg"),
     (["--level", "impossible"], "unknown level 'impossible'; the levels are easy, medium, hard, expert"),
 ])
 def test_bad_arguments_are_one_line_errors(args, message, capsys):

@@ -33,12 +33,11 @@ def run(args: argparse.Namespace) -> int:
     from scoutlab.match import bot_seed, close_bots
     from scoutlab.play.terminal import TerminalGame
     from scoutlab.rules import load_rules
-    from scoutlab.text.i18n import LANGUAGES, normalize
+    from scoutlab.text.i18n import chosen
 
     if not 0 <= args.delay <= MAX_DELAY:  # also refuses nan, which no comparison holds for
         raise ValueError(f"--delay {args.delay:g}: a pause runs from 0 to {MAX_DELAY:g} seconds")
-    if args.lang and normalize(args.lang) != args.lang.lower().replace("_", "-").split("-")[0]:
-        raise ValueError(f"--lang {args.lang}: the languages are {', '.join(LANGUAGES)}")
+    chosen(args.lang)
     rules = load_rules(args.variant)
     players = args.players or rules.players[0]
     if players not in rules.players:

@@ -18,7 +18,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     # imported when the command runs, not when the parser is built: `scoutlab --help` stays fast
     from scoutlab.rules import load_rules
-    from scoutlab.text.i18n import gettext_for
+    from scoutlab.text.i18n import chosen, gettext_for
     from scoutlab.text.summary import messages_for, render_text, summarize
     from scoutlab.text.variant_text import description, title
 
@@ -27,7 +27,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(summary.to_dict(), indent=2))
         return 0
-    _ = gettext_for(args.lang)
+    _ = gettext_for(chosen(args.lang))
     if args.lang:
         # only with --lang: the web package's page logic (plain Python, no server) translates end conditions
         from scoutlab.web.rulespage import localized_summary

@@ -13,10 +13,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     # imported when the command runs, not when the parser is built: `scoutlab --help` stays fast
-    from scoutlab.text.i18n import gettext_for
+    from scoutlab.text.i18n import chosen, gettext_for
     from scoutlab.text.variant_text import shipped_listing
 
-    _ = gettext_for(args.lang)
+    _ = gettext_for(chosen(args.lang))
     headings = {"official": _("The publisher's rules"), "informal": _("Informal variants"), "house": _("House rules")}
     variants = shipped_listing(args.lang)
     width = max(len(entry.name) for entry in variants)

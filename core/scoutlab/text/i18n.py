@@ -65,6 +65,14 @@ def normalize(lang: str | None) -> str:
     return code if code in LANGUAGES else DEFAULT
 
 
+def chosen(lang: str | None) -> str | None:
+    """A `--lang` option as given, checked: None stays None; a language not supported is a ValueError, not English."""
+    if lang is not None and normalize(lang) != lang.strip().lower().replace("_", "-").split("-")[0]:
+        shown = lang[:20] + ("..." if len(lang) > 20 else "")
+        raise ValueError(f"--lang {shown!r}: the languages are {', '.join(LANGUAGES)}")
+    return lang
+
+
 def is_rtl(lang: str) -> bool:
     """Whether the language is written right to left (Arabic, Persian)."""
     return normalize(lang) in _RIGHT_TO_LEFT
