@@ -519,3 +519,16 @@ def test_options_given_to_the_random_bot_are_quoted_as_written(capsys):
 def test_a_language_not_offered_is_refused_everywhere(capsys, command):
     err = one_line_error(capsys, [*command, "--lang", "xx"])  # rules and variants fell back to English silently
     assert "--lang 'xx': the languages are en, ar, fa, el, bg" in err
+
+
+@pytest.mark.parametrize("command, said", [
+    (["game", "--quiet", "--record", ""], "--record '': give the name of a file"),  # ran, and wrote nothing
+    (["game", "--quiet", "--record", "/"], "--record '/': give the name of a file"),  # after the whole game
+    (["game", "--quiet", "--record", "/dev/full"], "cannot write the record to '/dev/full': No space left on device"),
+    (["simulate", "official", "--games", "2", "--json", ""], "--json needs a file name, not ''"),
+    (["simulate", "official", "--games", "2", "--csv", "/"], "cannot write --csv /: it is a folder"),
+])
+def test_an_output_that_cannot_be_written_is_named(capsys, command, said):
+    if "/dev/full" in command and not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full here")
+    assert said in one_line_error(capsys, command)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 
 help = "play one game between bots and print the log and scores"
 
@@ -24,6 +25,8 @@ def run(args: argparse.Namespace) -> int:
     from scoutlab.rules import load_rules
     from scoutlab.text.log import game_log
 
+    if args.record is not None and (not args.record or os.path.isdir(args.record)):  # before the game, not after it
+        raise ValueError(f"--record {args.record!r}: give the name of a file to write the record to")
     rules = load_rules(args.variant)
     players = args.players or rules.players[0]
     if players not in rules.players:
@@ -36,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
         close_bots(bots)  # nothing a bot started outlives the game
     lines = game_log(state, [b.name for b in bots])
     print("\n".join(lines[-(players + 2):] if args.quiet else lines))
-    if args.record:
+    if args.record is not None:
         save_record(game_record(state, [b.name for b in bots]), args.record)
         print(f"record saved to {args.record}")
     return 0

@@ -139,8 +139,11 @@ def record_text(record: dict[str, Any]) -> str:
 
 
 def save_record(record: dict[str, Any], path: str | os.PathLike[str]) -> None:
-    """Write the record's canonical JSON to `path` (UTF-8)."""
-    Path(path).write_text(record_text(record), encoding="utf-8")
+    """Write the record's canonical JSON to `path` (UTF-8); an OSError names the file."""
+    try:
+        Path(path).write_text(record_text(record), encoding="utf-8")
+    except OSError as exc:  # a full disk or a read-only place says nothing of which file on its own
+        raise OSError(exc.errno, f"cannot write the record to {excerpt(os.fspath(path))}: {exc.strerror or exc}") from None
 
 
 # --------------------------------------------------------------------------- reading

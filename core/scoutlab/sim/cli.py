@@ -165,10 +165,15 @@ def require_extras(modules: list[str]) -> None:
 
 
 def check_outputs(args: argparse.Namespace) -> None:
-    """Every output file must have an existing folder, and --plots must not be a file."""
+    """Every output file must be named, not be a folder, and have an existing folder; --plots must not be a file."""
+    for name in ("json", "csv", "games_csv", "rounds_csv", "games_parquet", "rounds_parquet", "report", "plots"):
+        if getattr(args, name, None) == "":  # would be skipped as not given
+            raise ValueError(f"--{name.replace('_', '-')} needs a file name, not ''")
     for option, path in outputs(args):
         if path != "-":
             folder = Path(path).absolute().parent
+            if Path(path).is_dir():
+                raise ValueError(f"cannot write {option} {path}: it is a folder; give a file name")
             if not folder.is_dir():
                 raise ValueError(f"cannot write {option} {path}: there is no folder {folder}")
     if args.plots and Path(args.plots).exists() and not Path(args.plots).is_dir():
