@@ -532,3 +532,12 @@ def test_an_output_that_cannot_be_written_is_named(capsys, command, said):
     if "/dev/full" in command and not os.path.exists("/dev/full"):
         pytest.skip("no /dev/full here")
     assert said in one_line_error(capsys, command)
+
+
+@pytest.mark.parametrize("command, said", [
+    (["game", "--quiet", "--players", "0"], "is for 3, 4, 5 players, not 0"),  # 0 meant the default
+    (["play", "--players", "0"], "is for 3, 4, 5 players, not 0"),
+    (["play", "--level", ""], "unknown level ''"),  # '' meant the default
+])
+def test_an_empty_or_zero_choice_is_refused_not_taken_for_the_default(capsys, command, said):
+    assert said in one_line_error(capsys, command)

@@ -28,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
     if args.record is not None and (not args.record or os.path.isdir(args.record)):  # before the game, not after it
         raise ValueError(f"--record {args.record!r}: give the name of a file to write the record to")
     rules = load_rules(args.variant)
-    players = args.players or rules.players[0]
+    players = args.players if args.players is not None else rules.players[0]  # 0 is refused below, not the default
     if players not in rules.players:
         raise ValueError(f"variant {rules.name!r} is for {', '.join(map(str, rules.players))} players, not {players}")
     bot_names = split_bots(args.bots)

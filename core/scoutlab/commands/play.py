@@ -39,14 +39,14 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--delay {args.delay:g}: a pause runs from 0 to {MAX_DELAY:g} seconds")
     chosen(args.lang)
     rules = load_rules(args.variant)
-    players = args.players or rules.players[0]
+    players = args.players if args.players is not None else rules.players[0]  # 0 is refused below, not the default
     if players not in rules.players:
         raise ValueError(f"variant {rules.name!r} is for {', '.join(map(str, rules.players))} players, not {players}")
     if not 1 <= args.seat <= players:
         raise ValueError(f"--seat {args.seat}: seats run from 1 to {players}")
     seat = args.seat - 1
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
-    names = split_bots(args.bots) if args.bots else [level_bot(args.level or DEFAULT_LEVEL)]
+    names = split_bots(args.bots) if args.bots else [level_bot(DEFAULT_LEVEL if args.level is None else args.level)]
     if len(names) == 1:
         names = names * (players - 1)
     if len(names) != players - 1:
