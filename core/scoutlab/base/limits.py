@@ -106,8 +106,6 @@ def nesting(value: Any) -> int:
 # and lone surrogates (an escape in YAML or JSON can write any of them; a terminal obeys the controls,
 # and UTF-8 cannot encode a surrogate, so printing one fails).
 _UNSHOWABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
-
-
 _UNSHOWABLE_IN_A_LINE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")  # and no tab or line break either
 
 
