@@ -89,7 +89,12 @@ named, with the figure that broke it, in the error.
   with `schema_version: 1` or an `extends` of its own, is refused as "X is not a variant spec"
   with one fixed reason: nothing of it is quoted or counted in any message. A directory, a
   device, a named pipe or a socket is named as such and never opened.
-- Messages quote at most about 40 characters of any value.
+- Messages quote at most about 40 characters of any value, and a spec with many problems lists
+  its first 20, then how many more there are.
+- No text or key may hold a control character (other than a tab or a line break) or a lone
+  surrogate: YAML's escapes can write them (`"\\e[2J"`, `"\\ud800"`), a terminal would obey the
+  first and no output can encode the second. Each is a problem at its path, `character #x001b
+  (a control character or a lone surrogate) is not allowed in text`.
 
 ## Properties
 

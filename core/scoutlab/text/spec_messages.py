@@ -78,6 +78,7 @@ TEMPLATES: tuple[str, ...] = (
     N_("this is not a variant spec: {why}"),
     N_("a deck of {cards} cards (numbers {lowest} to {highest}) compiles to {codes} action codes (about {megabytes} MB); the limit is {limit}, a deck of at most {numbers} numbers (highest at most {highest_allowed})"),
     N_("key {key} is longer than {limit} characters"),
+    N_("character {code} (a control character or a lone surrogate) is not allowed in text"),
     N_("nested deeper than {depth} levels of lists and mappings"),
     N_("nested deeper than {depth} levels of lists and mappings (through aliases)"),
 )
