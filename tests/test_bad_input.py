@@ -541,3 +541,8 @@ def test_an_output_that_cannot_be_written_is_named(capsys, command, said):
 ])
 def test_an_empty_or_zero_choice_is_refused_not_taken_for_the_default(capsys, command, said):
     assert said in one_line_error(capsys, command)
+
+
+def test_an_unknown_target_metric_is_named_by_its_own_option(capsys):
+    err = one_line_error(capsys, ["sweep", "official", "--set", "scoring.captured_card=1,2", "--target", "nonexist=3"])
+    assert err.startswith("scoutlab sweep: --target: unknown metric 'nonexist'")  # said --metrics

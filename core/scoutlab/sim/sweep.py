@@ -24,6 +24,7 @@ from typing import Any
 
 import yaml
 
+from scoutlab.base.limits import excerpt
 from scoutlab.rules import Rules
 from scoutlab.sim import ADVANTAGE_CAP, Entry, check_counts, run_entries
 from scoutlab.sim.findings import findings
@@ -146,14 +147,14 @@ def point_rules(base: str, settings: Sequence[Setting], choice: Sequence[int]) -
     return Rules(spec)
 
 
-def check_metrics(names: Sequence[str], known: Sequence[str]) -> list[str]:
-    """The metric keys asked for, each checked against the catalogue (with a 'did you mean')."""
+def check_metrics(names: Sequence[str], known: Sequence[str], option: str = "--metrics") -> list[str]:
+    """The metric keys asked for, each checked against the catalogue (with a 'did you mean'); errors name `option`."""
     out = []
     for name in names:
         if name not in known:
             close = difflib.get_close_matches(name, known, n=1)
             hint = f"; did you mean {close[0]!r}?" if close else f" (known: {', '.join(known)})"
-            raise ValueError(f"--metrics: unknown metric {name!r}{hint}")
+            raise ValueError(f"{option}: unknown metric {excerpt(name)}{hint}")
         out.append(name)
     return list(dict.fromkeys(out))
 
@@ -164,7 +165,7 @@ def parse_target(text: str, known: Sequence[str]) -> tuple[str, float]:
     key, value = key.strip(), value.strip()
     if not equals or not key or not value or len(text) > MAX_TEXT:
         raise ValueError(f"--target {text[:40]!r}: expected METRIC=VALUE, e.g. first_player=0 or turns_per_round=30")
-    (key,) = check_metrics([key], known)
+    (key,) = check_metrics([key], known, "--target")
     try:
         number = float(value[:-1]) / 100 if value.endswith("%") else float(value)
     except ValueError:
