@@ -123,10 +123,12 @@ class LazyGameData(GameData):
         super().start(plan, labels)
 
 
+FILE_OPTIONS = ("json", "csv", "games_csv", "rounds_csv", "games_parquet", "rounds_parquet", "report")  # as args names them
+
+
 def outputs(args: argparse.Namespace) -> list[tuple[str, str]]:
     """(option, path) of every file option given."""
-    names = ("json", "csv", "games_csv", "rounds_csv", "games_parquet", "rounds_parquet", "report")
-    return [(f"--{name.replace('_', '-')}", path) for name in names if (path := getattr(args, name, None))]
+    return [(f"--{name.replace('_', '-')}", path) for name in FILE_OPTIONS if (path := getattr(args, name, None))]
 
 
 def write_outputs(report: Report, args: argparse.Namespace) -> None:
@@ -166,7 +168,7 @@ def require_extras(modules: list[str]) -> None:
 
 def check_outputs(args: argparse.Namespace) -> None:
     """Every output file must be named, not be a folder, and have an existing folder; --plots must not be a file."""
-    for name in ("json", "csv", "games_csv", "rounds_csv", "games_parquet", "rounds_parquet", "report", "plots"):
+    for name in (*FILE_OPTIONS, "plots"):
         if getattr(args, name, None) == "":  # would be skipped as not given
             raise ValueError(f"--{name.replace('_', '-')} needs a file name, not ''")
     for option, path in outputs(args):
