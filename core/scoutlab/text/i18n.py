@@ -59,15 +59,20 @@ _RIGHT_TO_LEFT = {"ar", "fa"}
 Gettext = Callable[..., str]
 
 
+def _code(lang: str | None) -> str:
+    """The language part of a tag or locale name: `"ar-EG"`, `"fa_IR.UTF-8"` -> `"ar"`, `"fa"`."""
+    return (lang or "").strip().lower().replace("_", "-").split("-")[0]
+
+
 def normalize(lang: str | None) -> str:
     """A supported language code for `lang` (`"ar-EG"` -> `"ar"`); English when unknown or empty."""
-    code = (lang or "").strip().lower().replace("_", "-").split("-")[0]
+    code = _code(lang)
     return code if code in LANGUAGES else DEFAULT
 
 
 def chosen(lang: str | None) -> str | None:
     """A `--lang` option as given, checked: None stays None; a language not supported is a ValueError, not English."""
-    if lang is not None and normalize(lang) != lang.strip().lower().replace("_", "-").split("-")[0]:
+    if lang is not None and _code(lang) not in LANGUAGES:
         shown = lang[:20] + ("..." if len(lang) > 20 else "")
         raise ValueError(f"--lang {shown!r}: the languages are {', '.join(LANGUAGES)}")
     return lang
