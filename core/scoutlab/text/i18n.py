@@ -22,6 +22,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from scoutlab.base.limits import excerpt
 from scoutlab.base.plural import PLURAL_FORMS, ngettext, plural_index
 
 __all__ = [
@@ -73,8 +74,7 @@ def normalize(lang: str | None) -> str:
 def chosen(lang: str | None) -> str | None:
     """A `--lang` option as given, checked: None stays None; a language not supported is a ValueError, not English."""
     if lang is not None and _code(lang) not in LANGUAGES:
-        shown = lang[:20] + ("..." if len(lang) > 20 else "")
-        raise ValueError(f"--lang {shown!r}: the languages are {', '.join(LANGUAGES)}")
+        raise ValueError(f"--lang {excerpt(lang, 20)}: the languages are {', '.join(LANGUAGES)}")
     return lang
 
 
