@@ -45,8 +45,8 @@ DEFAULTS = {
     "spread": 15.0,  # points of margin that move a reward from 0.5 to 0 or 1
     "flips": True,  # search the round-start keep or flip too (false: keep or flip as the skilled bot does)
 }
-# Budgets past these keep a game waiting too long to be meant: at 5 players 100,000 rollouts take about 7 s
-# of a core for a move and 2 minutes for a keep or flip (300 take 21 ms and 0.36 s), and an hour a move is no pace.
+# Budgets past these keep a game waiting too long to be meant: scaled from what 300 rollouts take at 5 players
+# (21 ms a move, 0.36 s a keep or flip; docs/bots.md), 100,000 take about 7 s and 2 minutes; an hour a move is no pace.
 MOST = {"iterations": 100_000, "seconds": 3_600.0, "root": 1_000, "depth": 10_000}
 
 
