@@ -68,6 +68,22 @@ def test_english_is_the_sentence_itself_and_unknown_sentences_pass_through():
     assert translate_message("a sentence no template knows", gettext_for("fa")) == "a sentence no template knows"
 
 
+@pytest.mark.parametrize(("message", "carried"), [
+    ("must be at least 0, got -1", ["0", "-1"]),  # unisolated, -1 reads 1- in Arabic
+    ("character #x001b (a control character or a lone surrogate) is not allowed in text", ["#x001b"]),
+    ("expected a whole number, got the string 'two'", ["'two'"]),  # inside a phrase said again
+    ("unknown key 'scorin'; did you mean 'scoring'?", ["'scorin'", "'scoring'"]),  # and in an ending
+])
+def test_values_as_written_keep_their_order_in_right_to_left_languages(message, carried):
+    isolated = [f"\u2066{value}\u2069" for value in carried]
+    for lang in ("ar", "fa"):
+        said = translate_message(message, gettext_for(lang))
+        assert all(value in said for value in isolated), (lang, said)
+        assert said.count("\u2066") == len(carried), said  # the translated words themselves are not isolated
+    for lang in ("en", "el", "bg"):
+        assert "\u2066" not in translate_message(message, gettext_for(lang))
+
+
 def test_a_problem_keeps_its_file_line_and_path():
     with pytest.raises(SpecError) as caught:
         load_spec_text("extends: official\nname: x\nscot: {}\n", "pasted.yaml")

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from scoutlab.engine.actions import Flip, Scout, ScoutShow, format_action
 from scoutlab.engine.cards import bottom, flipped, top
 from scoutlab.engine.explain import describe_show, end_reason
-from scoutlab.text.i18n import Gettext, ngettext
+from scoutlab.text.i18n import Gettext, left_to_right, ngettext
 
 if TYPE_CHECKING:
     from scoutlab.engine.state import RoundEnd, View
@@ -58,7 +58,7 @@ class Style:
 
     def ltr(self, text: str) -> str:
         """`text` kept left to right inside right-to-left text (only where the language needs it)."""
-        return f"\u2066{text}\u2069" if self.isolate else text
+        return left_to_right(text) if self.isolate else text
 
     def _wrap(self, code: str, text: str) -> str:
         return f"\x1b[{code}m{text}\x1b[0m" if self.color else text

@@ -37,6 +37,8 @@ __all__ = [
     "from_accept_language",
     "gettext_for",
     "is_rtl",
+    "language_of",
+    "left_to_right",
     "ngettext",
     "normalize",
     "plural_index",
@@ -81,6 +83,11 @@ def chosen(lang: str | None) -> str | None:
 def is_rtl(lang: str) -> bool:
     """Whether the language is written right to left (Arabic, Persian)."""
     return normalize(lang) in _RIGHT_TO_LEFT
+
+
+def left_to_right(text: str) -> str:
+    """`text` in a left-to-right isolate (U+2066 ... U+2069): notation, keys and numbers keep their order in Arabic or Persian."""
+    return f"\u2066{text}\u2069"
 
 
 def from_accept_language(header: str | None) -> str:
@@ -138,6 +145,11 @@ class _Translator:
         else:  # not translated: English
             text = singular if n == 1 else plural
         return text.format(**values) if values else text
+
+
+def language_of(_: Gettext) -> str:
+    """The language a `_` from `gettext_for` translates into; English for any other callable (they word English)."""
+    return _.lang if isinstance(_, _Translator) else DEFAULT
 
 
 @cache

@@ -4,9 +4,10 @@ The spec layer (`scoutlab.spec`, the plugin host, the YAML reader) words each pr
 English, once, for the command line and the tests. Here each of those sentences is
 matched against its English template, which is also the catalogs' message id, and
 re-said through `_`: the template translated, its fields (names, numbers, keys as
-written) carried over unchanged. A sentence no template knows stays in English, and
-`tests/test_spec_messages.py` fails for every problem of the bad-spec corpus that no
-template covers, so a new message in the spec layer cannot go untranslated unseen.
+written) carried over unchanged, isolated left to right in Arabic and Persian. A sentence
+no template knows stays in English, and `tests/test_spec_messages.py` fails for every
+problem of the bad-spec corpus that no template covers, so a new message in the spec
+layer cannot go untranslated unseen.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import re
 from functools import cache
 
 from scoutlab.base.limits import digits
-from scoutlab.text.i18n import N_, Gettext, N_plural, ngettext
+from scoutlab.text.i18n import N_, Gettext, N_plural, is_rtl, language_of, left_to_right, ngettext
 
 # The spec layer's sentences, as it words them: `{field}` stands for what it fills in.
 TEMPLATES: tuple[str, ...] = (
@@ -185,7 +186,17 @@ def _phrase(text: str, _: Gettext) -> str:
     if not found:
         return text
     template, fields = found  # a phrase may hold a phrase: "..., not a string"
-    return _(template, **{key: _phrase(value, _) if key in _PHRASE_FIELDS else value for key, value in fields.items()})
+    return _(template, **_carried(fields, _))
+
+
+def _carried(fields: dict[str, str], _: Gettext) -> dict[str, str]:
+    """Each field as a translation carries it: a kind of value said again, the rest as written.
+
+    In Arabic and Persian what is carried as written is isolated left to right, else `-1` reads `1-`
+    and `#x001b` reads `x001b#` inside the right-to-left sentence.
+    """
+    keep = left_to_right if is_rtl(language_of(_)) else str
+    return {key: _phrase(value, _) if key in _PHRASE_FIELDS else keep(value) for key, value in fields.items()}
 
 
 def _split(message: str) -> tuple[str, list[tuple[str, dict[str, str]]]]:
@@ -206,16 +217,15 @@ def _split(message: str) -> tuple[str, list[tuple[str, dict[str, str]]]]:
 def translate_message(message: str, _: Gettext) -> str:
     """One problem's sentence (no file or path in front) in the player's language; English if unknown."""
     message, endings = _split(message)
-    suffix = "".join(_(template, **fields) for template, fields in endings)
+    suffix = "".join(_(template, **_carried(fields, _)) for template, fields in endings)
     found = match_template(TEMPLATES, message)
     if not found:
         return message + suffix
     template, fields = found
-    fields = {key: _phrase(value, _) if key in _PHRASE_FIELDS else value for key, value in fields.items()}
     if template in _COUNTED and digits(fields[_COUNTED[template][1]]):
         (singular, plural), field = _COUNTED[template]
-        return ngettext(singular, plural, int(fields[field]), _, **fields) + suffix
-    return _(template, **fields) + suffix
+        return ngettext(singular, plural, int(fields[field]), _, **_carried(fields, _)) + suffix
+    return _(template, **_carried(fields, _)) + suffix
 
 
 def translate_problem(problem, _: Gettext) -> str:

@@ -90,7 +90,7 @@ async def _refuse_host(scope: Scope, send: Send, hosts: list[str]) -> None:
     lang = _language(scope)
     names = ", ".join(f"[{name}]" if ":" in name else name for name in hosts)
     if i18n.is_rtl(lang):
-        names = "\u2066" + names + "\u2069"  # isolated: the host names keep their order in right-to-left text
+        names = i18n.left_to_right(names)  # the host names keep their order in right-to-left text
     _ = i18n.gettext_for(lang)
     error = _("This server answers only to the host names it was given ({names}); start it with --allowed-host NAME to add one.",
               names=names)

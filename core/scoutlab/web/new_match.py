@@ -11,7 +11,7 @@ from typing import Any
 from scoutlab.bots import BotError, known_bots
 from scoutlab.bots.levels import LEVELS, find_level, level_bot
 from scoutlab.spec.variant import Spec, load_spec, load_spec_text, shipped_variants
-from scoutlab.text.i18n import Gettext
+from scoutlab.text.i18n import Gettext, left_to_right
 from scoutlab.web.deals import PRACTICE_SEED_LIMIT
 from scoutlab.web.inputs import BadInput, excerpt, whole_number
 from scoutlab.web.matches import Match, Matches, rules_for
@@ -37,8 +37,8 @@ def allowed_bots() -> set[str]:
 def count_range(counts: list[int]) -> str:
     """`3–5` for consecutive counts, else `2, 4`; isolated left to right, so Arabic and Persian keep the order."""
     if len(counts) > 1 and counts == list(range(counts[0], counts[-1] + 1)):
-        return f"\u2066{counts[0]}–{counts[-1]}\u2069"
-    return "\u2066" + ", ".join(map(str, counts)) + "\u2069"
+        return left_to_right(f"{counts[0]}–{counts[-1]}")
+    return left_to_right(", ".join(map(str, counts)))
 
 
 def spec_from(variant: str, text: str, filename: str, _: Gettext) -> Spec:

@@ -14,7 +14,7 @@ from scoutlab.engine.cards import bottom, format_card, top
 from scoutlab.engine.explain import describe_show, end_reason
 from scoutlab.engine.state import RoundEnd, View
 from scoutlab.text.bot_names import bot_label
-from scoutlab.text.i18n import Gettext
+from scoutlab.text.i18n import Gettext, left_to_right
 from scoutlab.web.matches import LogEntry, Match
 
 
@@ -24,7 +24,7 @@ def card_json(c: int) -> dict[str, int]:
 
 def cards_text(cards) -> str:
     """Cards in notation, isolated left to right: in Arabic or Persian text the order must not flip."""
-    return "\u2066" + " ".join(format_card(c) for c in cards) + "\u2069"
+    return left_to_right(" ".join(format_card(c) for c in cards))
 
 
 def seat_name(match: Match, seat: int, _: Gettext) -> str:
