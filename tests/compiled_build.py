@@ -17,6 +17,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import tempfile
 from importlib import resources
 from pathlib import Path
 from types import ModuleType
@@ -64,17 +65,26 @@ def compiled_copy(package: str, stem: str, cache: Path) -> ModuleType:
     name = f"scoutlab_test_{stem}"
     built = where / f"{name}{sysconfig.get_config_var('EXT_SUFFIX')}"
     if not built.exists():
-        shutil.rmtree(where, ignore_errors=True)
-        where.mkdir(parents=True)
+        # Built in a folder of its own, then moved into place whole: the tests' parallel workers may race to build it.
+        cache.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f"{where.name}.", dir=cache))
         stamp = f'\nSOURCE_SHA256: str = "{digest}"\n'
-        (where / f"{name}.py").write_bytes(source + stamp.encode())
-        env = {**os.environ, "MYPY_CACHE_DIR": str(where / ".mypy_cache")}
+        (staging / f"{name}.py").write_bytes(source + stamp.encode())
+        env = {**os.environ, "MYPY_CACHE_DIR": str(staging / ".mypy_cache")}
         done = subprocess.run(
-            [sys.executable, "-c", BUILD, name], cwd=where, env=env, capture_output=True, text=True, timeout=600
+            [sys.executable, "-c", BUILD, name], cwd=staging, env=env, capture_output=True, text=True, timeout=600
         )
-        if done.returncode or not built.exists():
+        if done.returncode or not (staging / built.name).exists():
+            shutil.rmtree(staging, ignore_errors=True)
             tail = (done.stdout + done.stderr).strip().splitlines()[-15:]
             raise CannotCompile(f"mypyc could not build {stem}.py:\n" + "\n".join(tail))
+        if not built.exists():
+            shutil.rmtree(where, ignore_errors=True)  # what a run stopped mid-build left
+            try:
+                staging.rename(where)
+            except OSError:  # another worker's build got there first: use it
+                pass
+        shutil.rmtree(staging, ignore_errors=True)
     spec = importlib.util.spec_from_file_location(name, built)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
