@@ -10,6 +10,7 @@ the first run after an edit pays the few seconds of mypyc and gcc.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
 import os
@@ -80,10 +81,8 @@ def compiled_copy(package: str, stem: str, cache: Path) -> ModuleType:
             raise CannotCompile(f"mypyc could not build {stem}.py:\n" + "\n".join(tail))
         if not built.exists():
             shutil.rmtree(where, ignore_errors=True)  # what a run stopped mid-build left
-            try:
+            with contextlib.suppress(OSError):  # another worker's build got there first: use it
                 staging.rename(where)
-            except OSError:  # another worker's build got there first: use it
-                pass
         shutil.rmtree(staging, ignore_errors=True)
     spec = importlib.util.spec_from_file_location(name, built)
     module = importlib.util.module_from_spec(spec)

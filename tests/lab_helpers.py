@@ -18,6 +18,7 @@ from fastapi.testclient import TestClient
 
 from scoutlab.web.context import WebContext
 from scoutlab.web.doors import Doors
+from scoutlab.web.failures import HANDLERS
 from scoutlab.web.guard import Guard
 from scoutlab.web.lab import make_router
 from scoutlab.web.lab_jobs import Jobs, play
@@ -33,6 +34,8 @@ def lab_client(jobs: Jobs, folder: Path) -> TestClient:
     web.install(app)
     app.mount("/static", StaticFiles(directory=str(resources.files("scoutlab.web") / "static")), name="static")
     app.include_router(make_router(web, jobs))
+    for kind, handler in HANDLERS.items():  # the app's own answers to what a route lets out
+        app.add_exception_handler(kind, handler)
     app.add_middleware(Guard, message=lambda scope, what, limit: f"refused: {what} ({limit // 1024} KB)")
     app.add_middleware(Doors, hosts=frozenset({"testserver", "localhost"}))
     return TestClient(app)

@@ -546,3 +546,11 @@ def test_an_empty_or_zero_choice_is_refused_not_taken_for_the_default(capsys, co
 def test_an_unknown_target_metric_is_named_by_its_own_option(capsys):
     err = one_line_error(capsys, ["sweep", "official", "--set", "scoring.captured_card=1,2", "--target", "nonexist=3"])
     assert err.startswith("scoutlab sweep: --target: unknown metric 'nonexist'")  # said --metrics
+
+
+def test_a_sweep_value_of_nested_aliases_is_refused_at_once(capsys):
+    # Read as a spec is read, with its cap on values: PyYAML alone shares the aliases, and the merged spec's checks then walked 10^5 copies.
+    bomb = "[&a [1,1,1,1,1,1,1,1,1,1], &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a], &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b], " \
+           "&d [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c], [*d,*d,*d,*d,*d,*d,*d,*d,*d,*d]]"
+    err = one_line_error(capsys, ["sweep", "official", "--set", f"scoring.captured_card={bomb}"])
+    assert "cannot read the value" in err and "characters)" in err

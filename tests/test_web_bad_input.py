@@ -7,6 +7,7 @@ of the input, or a 5xx other than 503.
 
 from __future__ import annotations
 
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -23,7 +24,7 @@ FILLERS = {
     "long_variant": "v" * 5000,
 }
 PYTHON_TEXT = ("Traceback", "invalid literal", "Exceeds the limit", "RecursionError", "OverflowError", "Internal Server Error",
-               "object has no attribute", "NoneType")
+               "object has no attribute", "NoneType", "codec can't", '"detail"')
 
 
 @pytest.fixture(scope="module")
@@ -64,6 +65,7 @@ def test_bad_input_gets_its_status_and_one_line_reason(client, case):
     if answer.headers["content-type"].startswith("application/json"):
         message = answer.json().get("error") or answer.json().get("reason") or ""
         assert "\n" not in message and len(message) < 300, message
+        assert not any(unicodedata.category(c) in ("Cc", "Cs") for c in message), message  # no control character or lone surrogate echoed
     else:
         message = text
     if "message" in case:

@@ -314,6 +314,31 @@ def test_a_connection_that_sends_half_a_header_is_closed(live_server):
         assert time.monotonic() - started < 5
 
 
+@pytest.mark.parametrize("sent", [b'{"a', b""])
+def test_a_body_that_stalls_gets_its_408_and_the_connection_closed(live_server, monkeypatch, sent):
+    import socket
+
+    from scoutlab.web import guard
+
+    monkeypatch.setattr(guard, "BODY_SECONDS", 1.0)  # 20 s as served
+    head = f"POST /api/m/x/act HTTP/1.1\r\nHost: 127.0.0.1:{live_server}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n"
+    with socket.create_connection(("127.0.0.1", live_server), timeout=10) as conn:
+        conn.sendall(head.encode() + sent)  # and then nothing, for ever (it was held open past 90 s)
+        answer = b""
+        while chunk := conn.recv(65536):  # read to the close: a timeout here would raise
+            answer += chunk
+    assert answer.startswith(b"HTTP/1.1 408 "), answer[:200]
+    assert b"must arrive within 1 seconds" in answer
+
+
+def test_a_request_without_a_body_never_meets_the_body_deadline(live_server, monkeypatch):
+    from scoutlab.web import guard
+
+    monkeypatch.setattr(guard, "BODY_SECONDS", 0.0)  # a request with no body never waits on one
+    answer = _raw(live_server, f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{live_server}\r\nConnection: close\r\n\r\n".encode())
+    assert answer.startswith(b"HTTP/1.1 200 "), answer[:200]
+
+
 def test_the_live_server_answers_its_own_names_and_refuses_others(live_server):
     assert _raw(live_server, f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{live_server}\r\nConnection: close\r\n\r\n".encode()).startswith(b"HTTP/1.1 200 ")
     assert _raw(live_server, b"GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n").startswith(b"HTTP/1.1 200 ")

@@ -22,8 +22,6 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-import yaml
-
 from scoutlab.base.limits import excerpt
 from scoutlab.rules import Rules
 from scoutlab.sim import ADVANTAGE_CAP, Entry, check_counts, run_entries
@@ -33,6 +31,7 @@ from scoutlab.sim.observe import end_reasons
 from scoutlab.sim.results import Report
 from scoutlab.sim.trend import trends
 from scoutlab.spec import SpecError, load_spec, load_spec_text
+from scoutlab.spec.source import parse
 
 MAX_SETTINGS = 4  # --set options in one sweep
 MAX_VALUES = 20  # values of one --set
@@ -79,10 +78,10 @@ def parse_setting(text: str) -> Setting:
         raise ValueError(f"--set {path}: a value is given twice")
     parsed = []
     for t in texts:
-        try:
-            parsed.append(yaml.safe_load(t))
-        except yaml.YAMLError:
-            raise ValueError(f"--set {path}: cannot read the value {t!r} (a number, true/false, a word or a [list])") from None
+        source = parse(t)  # as a spec is read: bounded, so an alias bomb in a value stops at once
+        if source.findings:
+            raise ValueError(f"--set {path}: cannot read the value {excerpt(t)} (a number, true/false, a word or a [list])")
+        parsed.append(source.data)
     return Setting(path, steps, tuple(parsed), texts)
 
 

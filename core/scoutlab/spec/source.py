@@ -9,6 +9,7 @@ eye goes, and an unknown key is reported there), a list item's own line.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,6 +24,7 @@ _MERGE_TAG = "tag:yaml.org,2002:merge"
 _JSON_SCALARS = (str, int, float, bool, type(None))
 # Generous for any spec, small enough that an alias bomb stops quickly.
 _MAX_NODES = 100_000
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 @dataclass
@@ -83,6 +85,10 @@ def parse_path(text: str) -> JsonPath:
 
 def parse(text: str) -> YamlSource:
     """Parse one YAML document into JSON-like data plus a line for every path. Never raises on bad input."""
+    surrogate = _SURROGATE.search(text)
+    if surrogate:  # libyaml encodes the text to UTF-8 first, which no lone surrogate survives
+        line = text.count("\n", 0, surrogate.start()) + 1
+        return YamlSource(findings=[Finding((), line, f"malformed YAML: character #x{ord(surrogate.group()):04x} is not allowed")])
     fast = getattr(yaml, "CSafeLoader", None)
     try:
         deep = _too_deep(text, fast or yaml.SafeLoader)

@@ -75,8 +75,8 @@ TEMPLATES: tuple[str, ...] = (
     N_("not UTF-8 text (bad byte at offset {offset})"),
     N_("cannot read the file: {why}"),
     N_("{what} is {size} bytes, more than the limit of {limit} ({bytes} bytes)"),
+    N_("this is not a variant spec: {why}"),  # before the next, which would read "this" as a name
     N_("{spec} is not a variant spec: {why}"),
-    N_("this is not a variant spec: {why}"),
     N_("a deck of {cards} cards (numbers {lowest} to {highest}) compiles to {codes} action codes (about {megabytes} MB); the limit is {limit}, a deck of at most {numbers} numbers (highest at most {highest_allowed})"),
     N_("key {key} is longer than {limit} characters"),
     N_("character {code} (a control character or a lone surrogate) is not allowed in text"),

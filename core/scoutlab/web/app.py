@@ -35,10 +35,12 @@ def routers(web: WebContext) -> list[APIRouter]:
 
 
 def guard_message(scope: dict, what: str, limit: int) -> str:
-    """The Guard's refusal (a body over its cap, a write from another site) in the request's language."""
+    """The Guard's refusal (a body over its cap or its time, a write from another site) in the request's language."""
     _ = i18n.gettext_for(language(Request(scope)))
     if what == "too-large":
         return _("The request is too large: at most {size} KB.", size=limit // 1024)
+    if what == "too-slow":
+        return _("The request's body came too slowly: it must arrive within {seconds} seconds.", seconds=limit)
     return _("Requests from other sites are refused.")
 
 

@@ -1,4 +1,5 @@
-"""The app's answers to what a route raises: a damaged match, a full disk, a request FastAPI cannot read.
+"""The app's answers to what a route raises: a damaged match, a full disk, a request FastAPI cannot read,
+an address or a method no route takes.
 
 Each is one sentence in the request's language: JSON under /api/, a page elsewhere; never a traceback.
 """
@@ -10,6 +11,7 @@ from collections.abc import Callable
 from fastapi import Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
+from starlette.exceptions import HTTPException
 
 from scoutlab.web.context import error, gettext_of, web_context
 from scoutlab.web.store import MatchDamaged, StorageFull
@@ -32,6 +34,25 @@ def storage_full(request: Request, exc: Exception) -> Response:
     return store_failure(request, 503, _("The server could not store this: its disk is full or unavailable. Nothing was changed; try again later."))
 
 
+def http_refusal(request: Request, exc: Exception) -> Response:
+    """The framework's own refusals (no such address, a method an address does not take, a form it cannot parse),
+    said as the app's own are, where Starlette would answer `{"detail": "Not Found"}` in English."""
+    assert isinstance(exc, HTTPException)
+    _ = gettext_of(request)
+    if exc.status_code == 404:
+        message = _("There is no page at this address.")
+    elif exc.status_code == 405:
+        message = _("This address does not answer that kind of request.")
+    else:
+        message = _("The request is not one this server understands.")
+    if request.url.path.startswith(("/api/", "/lab/api/")) or "text/html" not in request.headers.get("accept", ""):
+        answer = error(exc.status_code, message)
+    else:  # a browser's navigation or form post: a page it can show
+        answer = web_context(request).page(request, "message.html", exc.status_code, message=message)
+    answer.headers.update(exc.headers or {})  # a 405's Allow
+    return answer
+
+
 def bad_request(request: Request, exc: Exception) -> Response:
     # FastAPI's own answer would quote the input back; one sentence instead.
     _ = gettext_of(request)
@@ -43,4 +64,5 @@ HANDLERS: dict[type[Exception], Callable[[Request, Exception], Response]] = {
     MatchDamaged: match_damaged,
     StorageFull: storage_full,
     RequestValidationError: bad_request,
+    HTTPException: http_refusal,
 }

@@ -1,9 +1,10 @@
 """The server's outer door, before any route runs: body size caps, same-origin checks and security headers.
 
-A plain ASGI middleware (no per-request task or buffering): it answers 413 from the
+A plain ASGI middleware (no buffering): it answers 413 from the
 Content-Length alone, or as soon as a streamed body passes the cap, so a 100 MB body
 is never held (the rest of a refused body is read and discarded, up to 64 MB or 10 s,
-so a client that sends before it reads gets the 413 rather than a reset); it refuses a state-changing request that a browser marks as
+so a client that sends before it reads gets the 413 rather than a reset); it answers 408 to a body that has not
+arrived whole within BODY_SECONDS; it refuses a state-changing request that a browser marks as
 coming from another site (403); and it adds the headers that keep the match address
 (the match's only key) out of Referer headers, frames and sniffed content.
 """
@@ -47,6 +48,9 @@ _SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 #: close would make the kernel reset the connection, and the client would see only the reset.
 DRAIN_BYTES = 64 * 1024 * 1024
 DRAIN_SECONDS = 10.0
+#: Seconds a request body may take to arrive, from the request's head: a client that stalls or drips its body
+#: would otherwise hold its connection, and the route reading it, for ever (uvicorn bounds only the head).
+BODY_SECONDS = 20.0
 
 
 async def drain(receive: Receive, already: int, declared: int | None) -> None:
@@ -137,14 +141,26 @@ class Guard:
             await refuse(413, "too-large", limit)
             return
         seen = 0
+        # Only a request that declares a body has one to wait for; a stream's later reads wait for a disconnect.
+        body_done = declared in (None, "0") and "chunked" not in (_header(scope, b"transfer-encoding") or "").lower()
+        deadline = asyncio.get_running_loop().time() + BODY_SECONDS
 
         async def capped_receive() -> Message:
             # A streamed (chunked) body past the cap: answer 413 now, and tell the app the client has gone.
-            nonlocal seen, refused
+            nonlocal seen, refused, body_done
             if refused:
                 return {"type": "http.disconnect"}
-            message = await receive()
+            if body_done:  # what comes after the body (a disconnect, awaited by a stream) has no deadline
+                return await receive()
+            try:
+                message = await asyncio.wait_for(receive(), max(0.0, deadline - asyncio.get_running_loop().time()))
+            except asyncio.TimeoutError:
+                if not started:
+                    await refuse(408, "too-slow", int(BODY_SECONDS))
+                refused = True
+                return {"type": "http.disconnect"}
             if message["type"] == "http.request":
+                body_done = not message.get("more_body", False)
                 seen += len(message.get("body", b""))
                 if seen > limit:
                     if not started:

@@ -29,6 +29,16 @@ def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
     return repr(text if len(text) <= limit else text[:limit] + "…")
 
 
+def sent(value: Any) -> str:
+    """What a client sent, to name in a message: text as written (escaped, cut short), any other value as its JSON."""
+    if not isinstance(value, str):
+        try:
+            value = json.dumps(value)  # `null`, `["official"]`: the client's notation, not Python's `None`
+        except (ValueError, RecursionError):  # nested past the encoder's depth
+            value = "…"
+    return excerpt(value)[1:-1]
+
+
 def parse_json(raw: bytes) -> Any:
     """The JSON value of a request body; BadInput (empty message) for anything that is not JSON, however deep."""
     try:

@@ -14,7 +14,7 @@ from scoutlab.rules import Rules, load_rules
 from scoutlab.text import i18n
 from scoutlab.text.i18n import N_, Gettext
 from scoutlab.text.variant_text import title as variant_title
-from scoutlab.web.inputs import BadInput, excerpt, parse_json, whole_number
+from scoutlab.web.inputs import BadInput, parse_json, sent, whole_number
 from scoutlab.web.lab_jobs import MAX_GAMES, MAX_SWEEP_VALUES, Ask, Job, Refused
 from scoutlab.web.lab_spec import (
     MAX_SPEC_BYTES,
@@ -81,7 +81,7 @@ def text_of(body: dict[str, Any], _: Gettext) -> str:
 
 
 def no_variant(name: Any, _: Gettext) -> str:
-    return _("There is no variant called {name}.", name=excerpt(str(name))[1:-1])
+    return _("There is no variant called {name}.", name=sent(name))
 
 
 def written(text: str, start: Any, change: Any, _: Gettext) -> str:

@@ -21,9 +21,11 @@ from scoutlab.base.errors import Problem, SpecWarning
 from scoutlab.host.manager import available_plugins
 from scoutlab.rules import Rules
 from scoutlab.spec.diff import diff_specs, show_value
+from scoutlab.spec.source import parse
 from scoutlab.spec.variant import SpecError, load_spec, load_spec_text, shipped_variants
 from scoutlab.text.i18n import N_, Gettext
 from scoutlab.text.spec_messages import translate_message
+from scoutlab.web.inputs import sent
 from scoutlab.web.lab_yaml import set_in_place
 from scoutlab.web.new_match import MAX_SPEC_BYTES  # the lab reads what the start page's Advanced box reads
 
@@ -141,10 +143,14 @@ def set_knob(text: str, path: str, value: Any) -> str:
     """The text with one knob set; KnobRefused for a value the form does not offer or a text that is not a mapping."""
     found = knob(path)
     if found is None:
-        raise KnobRefused(N_("There is no field called {name}."), name=str(path)[:40])
+        raise KnobRefused(N_("There is no field called {name}."), name=sent(path))
     checked = _checked(found, value)
     if len(text.encode("utf-8", "replace")) > MAX_SPEC_BYTES:
         raise KnobRefused(N_("A variant spec may be at most {size} KB."), size=MAX_SPEC_BYTES // 1024)
+    # Read first as the spec layer reads it, which stops an alias bomb: PyYAML's own load shares aliased
+    # values, cheaply, but comparing two such documents below would walk every copy.
+    if text.strip() and parse(text).data is None:
+        raise KnobRefused(N_("Fix the YAML first: the form can change only a text it can read."))
     try:
         doc = yaml.safe_load(text) if text.strip() else {}
     except (yaml.YAMLError, RecursionError):

@@ -13,7 +13,7 @@ from scoutlab.bots.levels import LEVELS, find_level, level_bot
 from scoutlab.spec.variant import Spec, load_spec, load_spec_text, shipped_variants
 from scoutlab.text.i18n import Gettext, left_to_right
 from scoutlab.web.deals import PRACTICE_SEED_LIMIT
-from scoutlab.web.inputs import BadInput, excerpt, whole_number
+from scoutlab.web.inputs import BadInput, sent, whole_number
 from scoutlab.web.matches import Match, Matches, rules_for
 
 #: Bots a browser may choose. `external` runs a program on the server, so it is never offered.
@@ -44,7 +44,7 @@ def count_range(counts: list[int]) -> str:
 def spec_from(variant: str, text: str, filename: str, _: Gettext) -> Spec:
     """The spec to play (call in a worker thread: it may compile); SpecError or ValueError with the reason."""
     if text.strip():
-        if len(text.encode()) > MAX_SPEC_BYTES:
+        if len(text.encode("utf-8", "replace")) > MAX_SPEC_BYTES:
             raise ValueError(_("A variant spec may be at most {size} KB.", size=MAX_SPEC_BYTES // 1024))
         try:
             spec = load_spec_text(text, filename)
@@ -53,7 +53,7 @@ def spec_from(variant: str, text: str, filename: str, _: Gettext) -> Spec:
             raise ValueError(_("The variant spec is nested too deeply to read.")) from None
         return spec
     if variant not in {name for name, _d in shipped_variants()}:
-        raise ValueError(_("There is no variant called {name}.", name=excerpt(variant)[1:-1]))
+        raise ValueError(_("There is no variant called {name}.", name=sent(variant)))
     return load_spec(variant)
 
 
@@ -64,7 +64,7 @@ def level_spec(level: Any, _: Gettext) -> str:
             raise ValueError(level)
         find_level(level)
     except ValueError:
-        raise BadInput(_("Unknown level {name}; choose one of: {names}.", name=excerpt(str(level))[1:-1],
+        raise BadInput(_("Unknown level {name}; choose one of: {names}.", name=sent(level),
                          names=", ".join(known.name for known in LEVELS))) from None
     return level_bot(level)
 
@@ -92,8 +92,10 @@ def start_match(matches: Matches, doc: dict, players: int, bots: list[str], seed
             "The variant {variant} is for {counts} players, not {players}.",
             variant=doc["name"], counts=count_range(list(counts)), players=players,
         ))
+    if len(bots) != players - 1:
+        raise BotError(_("bots must be a list of bot names, one per opponent."))
     allowed = allowed_bots()
     for bot in bots:
         if bot not in allowed:
-            raise BotError(_("Unknown opponent {name}; choose one of: {names}.", name=excerpt(bot)[1:-1], names=", ".join(sorted(allowed))))
+            raise BotError(_("Unknown opponent {name}; choose one of: {names}.", name=sent(bot), names=", ".join(sorted(allowed))))
     return matches.new(doc, players, bots, seed)
