@@ -318,7 +318,7 @@ def test_a_move_the_database_could_not_keep_is_forgotten_in_memory_too(tmp_path,
     assert state["log"] == [] and state["your_turn"]
 
 
-def test_a_stored_move_that_no_longer_replays_is_reported(tmp_path):
+def test_a_stored_move_that_no_longer_replays_is_reported(tmp_path, caplog):
     db = tmp_path / "matches.sqlite3"
     first = client_for(db)
     token, _ = new_match(first, "official", 3, seed=2)
@@ -327,7 +327,8 @@ def test_a_stored_move_that_no_longer_replays_is_reported(tmp_path):
     with pytest.raises(MatchDamaged, match="stored move 1 'show 1-12' is refused"):
         client_for(db).app.state.matches.get(token)
     answer = client_for(db).get(f"/api/m/{token}")
-    assert answer.status_code == 503 and answer.json()["error"].startswith("This match cannot be restored: stored move 1")
+    assert answer.status_code == 503 and answer.json()["error"] == "This match cannot be restored: the server's copy of it is damaged."
+    assert "stored move 1 'show 1-12' is refused" in caplog.text  # why, for whoever runs the server
 
 
 # -- pages ------------------------------------------------------------------------------------

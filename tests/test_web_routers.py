@@ -171,7 +171,7 @@ def test_the_app_serves_every_router(tmp_path):
 
 
 @pytest.mark.parametrize(("kind", "status", "words"), [
-    (MatchDamaged("the moves do not replay"), 503, "This match cannot be restored: the moves do not replay"),
+    (MatchDamaged("the moves do not replay"), 503, "This match cannot be restored: the server"),
     (StorageFull("disk"), 503, "its disk is full or unavailable"),
 ])
 def test_the_failure_handlers_answer_json_under_api_and_a_page_elsewhere(web, kind, status, words):

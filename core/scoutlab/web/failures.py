@@ -6,6 +6,7 @@ Each is one sentence in the request's language: JSON under /api/, a page elsewhe
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
 from fastapi import Request
@@ -16,6 +17,8 @@ from starlette.exceptions import HTTPException
 from scoutlab.web.context import error, gettext_of, web_context
 from scoutlab.web.store import MatchDamaged, StorageFull
 
+log = logging.getLogger("scoutlab.web")
+
 
 def store_failure(request: Request, status: int, message: str) -> Response:
     if request.url.path.startswith("/api/"):
@@ -24,9 +27,11 @@ def store_failure(request: Request, status: int, message: str) -> Response:
 
 
 def match_damaged(request: Request, exc: Exception) -> Response:
-    # Only this match: the others in the file are read on their own and go on.
+    # Only this match: the others in the file are read on their own and go on. Why is for whoever runs the
+    # server (the engine's and the database's English, a bot's name); the player reads one sentence.
+    log.warning("%s: this match cannot be restored: %s", request.url.path, exc)
     _ = gettext_of(request)
-    return store_failure(request, 503, _("This match cannot be restored: {reason}", reason=str(exc)))
+    return store_failure(request, 503, _("This match cannot be restored: the server's copy of it is damaged."))
 
 
 def storage_full(request: Request, exc: Exception) -> Response:
