@@ -198,6 +198,10 @@ def test_a_whole_match_ends_with_standings_and_shared_ties(client):
     totals = [s["total"] for s in final["seats"]]
     best = max(totals)
     assert {row["seat"] for row in final["standings"] if row["winner"]} == {s for s, t in enumerate(totals) if t == best}
+    # A move after the end says so, not that it is someone else's turn.
+    late = client.post(f"/api/m/{token}/act", json={"action": "keep"})
+    assert late.status_code == 409 and late.json()["error"] == "The match is over."
+    assert client.get(f"/api/m/{token}/explain?action=keep").json()["reason"] == "The match is over."
     for row in final["standings"]:
         assert row["rank"] == 1 + sum(t > row["total"] for t in totals)
     for end in final["round_ends"]:

@@ -113,7 +113,7 @@ def act(web: WebContext, request: Request, token: str, text: str, _: Gettext) ->
     try:
         web.matches.play(match, text)
     except NotYourTurn:  # with the state: a stale page catches up at once
-        return JSONResponse({"error": _("It is not your turn."), "state": web.state_of(request, match)}, status_code=409)
+        return JSONResponse({"error": not_your_turn(match, _), "state": web.state_of(request, match)}, status_code=409)
     except IllegalAction:  # a ValueError too: caught first
         with match.lock:
             reason = illegal_reason(match, text, _)
@@ -121,6 +121,10 @@ def act(web: WebContext, request: Request, token: str, text: str, _: Gettext) ->
     except (NotationError, ValueError):  # ValueError: numbers notation cannot hold
         return error(400, _("{move} is not a move.", move=excerpt(text)))
     return web.state_response(request, match)
+
+
+def not_your_turn(match: Match, _: Gettext) -> str:
+    return _("The match is over.") if match.state.is_over else _("It is not your turn.")
 
 
 def illegal_reason(match: Match, text: str, _: Gettext) -> str:
@@ -147,7 +151,7 @@ def explain_move(web: WebContext, request: Request, token: str, action: str) -> 
         return {"legal": False, "reason": _("A move is at most {count} characters.", count=MAX_ACTION_CHARS)}
     with match.lock:
         if not match.your_turn:
-            return {"legal": False, "reason": _("It is not your turn.")}
+            return {"legal": False, "reason": not_your_turn(match, _)}
         try:
             code = match.rules.codec.encode(parse_action(action))
         except ValueError:
