@@ -90,6 +90,8 @@ def test_languages_and_directions():
     assert i18n.normalize("ar-EG") == "ar" and i18n.normalize("de") == "en" and i18n.normalize(None) == "en"
     assert i18n.from_accept_language("de-DE,de;q=0.9,fa;q=0.8,en;q=0.5") == "fa"
     assert i18n.from_accept_language("") == "en"
+    for odd in ("NaN", "nan", "inf", "2", "-1"):  # not a quality: ranked last, not first
+        assert i18n.from_accept_language(f"ar;q={odd},el;q=0.5") == "el", odd
 
 
 def test_the_seeds_own_words_are_used_where_they_have_them():

@@ -101,6 +101,8 @@ def from_accept_language(header: str | None) -> str:
                 quality = float(params.strip()[2:])
             except ValueError:
                 quality = 0.0
+            if not 0.0 <= quality <= 1.0:  # NaN, inf or 2 is no quality (HTTP's run from 0 to 1): the least
+                quality = 0.0
         choices.append((-quality, index, tag.strip()))
     for _, _, tag in sorted(choices):
         code = tag.lower().split("-")[0]
