@@ -339,6 +339,21 @@ def test_a_request_without_a_body_never_meets_the_body_deadline(live_server, mon
     assert answer.startswith(b"HTTP/1.1 200 "), answer[:200]
 
 
+def test_a_head_of_the_event_stream_ends_and_the_connection_serves_the_next_request(live_server):
+    import http.client
+    import json
+
+    conn = http.client.HTTPConnection("127.0.0.1", live_server, timeout=10)
+    conn.request("POST", "/api/new", json.dumps({"variant": "official", "players": 3}), {"content-type": "application/json"})
+    token = json.loads(conn.getresponse().read())["token"]
+    conn.request("HEAD", f"/api/m/{token}/events")
+    head = conn.getresponse()
+    assert head.status == 200 and head.read() == b"" and head.getheader("content-type").startswith("text/event-stream")
+    conn.request("GET", f"/api/m/{token}")  # on the same connection: it waited for ever behind the stream
+    assert conn.getresponse().status == 200
+    conn.close()
+
+
 def test_the_live_server_answers_its_own_names_and_refuses_others(live_server):
     assert _raw(live_server, f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{live_server}\r\nConnection: close\r\n\r\n".encode()).startswith(b"HTTP/1.1 200 ")
     assert _raw(live_server, b"GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n").startswith(b"HTTP/1.1 200 ")

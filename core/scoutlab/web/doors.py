@@ -68,16 +68,26 @@ class Doors:
         if head:
             scope = {**scope, "method": "GET"}  # the GET's status and headers, without its body
         no_store = not scope["path"].startswith(_CACHEABLE)
+        answered = False  # a HEAD's answer is whole once its headers are out
 
         async def send_at_the_door(message: Message) -> None:
+            nonlocal answered
+            if answered:
+                return  # the GET's body, which a HEAD does not carry
             if message["type"] == "http.response.start" and no_store:
                 headers = [(key, value) for key, value in message.get("headers", []) if key.lower() != b"cache-control"]
                 message = {**message, "headers": [*headers, (b"cache-control", b"no-store")]}
-            elif message["type"] == "http.response.body" and head:
-                message = {**message, "body": b""}
             await send(message)
+            if message["type"] == "http.response.start" and head:
+                answered = True  # ended here, so an event stream's HEAD does not hold the connection open
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
 
-        await self.app(scope, receive, send_at_the_door)
+        async def receive_at_the_door() -> Message:
+            if answered:
+                return {"type": "http.disconnect"}  # a stream answered to a HEAD stops: no one reads it
+            return await receive()
+
+        await self.app(scope, receive_at_the_door, send_at_the_door)
 
 
 def _language(scope: Scope) -> str:
