@@ -51,7 +51,7 @@ def http_refusal(request: Request, exc: Exception) -> Response:
     else:
         message = _("The request is not one this server understands.")
     if request.url.path.startswith(("/api/", "/lab/api/")) or "text/html" not in request.headers.get("accept", ""):
-        answer = error(exc.status_code, message)
+        answer: Response = error(exc.status_code, message)
     else:  # a browser's navigation or form post: a page it can show
         answer = web_context(request).page(request, "message.html", exc.status_code, message=message)
     answer.headers.update(exc.headers or {})  # a 405's Allow
