@@ -167,10 +167,41 @@ def test_every_template_ending_and_phrase_is_in_every_catalog():
     # A sentence is only said in a language when its template is in that catalog: one left out of the catalogs
     # (or not marked for extraction) would reach a player in English however well the rest is translated.
     from scoutlab.text.i18n import catalog
-    from scoutlab.text.spec_messages import COUNTED, PHRASES, SUFFIXES, TEMPLATES
+    from scoutlab.text.spec_messages import COUNTED, PHRASES, SUFFIXES, TEMPLATES, YAML_CONTEXTS, YAML_JOINS, YAML_PROBLEMS
 
     singular = {form: forms[0] for forms, _field in COUNTED for form in forms}
-    ids = {singular.get(text, text) for text in (*TEMPLATES, *SUFFIXES, *PHRASES)}
+    ids = {singular.get(text, text) for text in (*TEMPLATES, *SUFFIXES, *PHRASES, *YAML_CONTEXTS, *YAML_PROBLEMS, *YAML_JOINS)}
     for lang in OTHERS:
         missing = sorted(text for text in ids if not catalog(lang).get(text, "").strip("\x00"))
         assert not missing, (lang, missing)
+
+
+# What a spec written by hand gets wrong most, each with PyYAML's own words for it.
+MALFORMED = {
+    "a tab": "name: x\n\tplayers: [3]\n",
+    "an indent": "name: x\nscoring:\n  a: 1\n b: 2\n",
+    "an unclosed [": "players: [3, 4\nname: x\n",
+    "an unclosed {": "scoring: {a: 1\nname: x\n",
+    "an unclosed quote": 'name: "x\nplayers: [3]\n',
+    "a missing colon": "name x\nplayers: [3]\n",
+    "a list item in a mapping": "name: x\n- 3\n",
+    "an alias never anchored": "name: *a\n",
+    "two documents": "name: x\n---\nname: y\n",
+    "an unknown escape": 'name: "\\q"\n',
+    "an at sign": "name: @x\n",
+    "an empty list item": "players: [3,, 4]\n",
+    "a Python tag": "name: !!python/object x\n",
+    "a lone surrogate": "name: \ud800\n",
+}
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+@pytest.mark.parametrize("text", MALFORMED.values(), ids=MALFORMED.keys())
+def test_pyyaml_s_words_for_malformed_yaml_are_said_in_the_language(lang, text):
+    from scoutlab.spec.source import parse
+
+    message = parse(text).findings[0].message
+    assert message.startswith("malformed YAML: ")
+    said = translate_message(message, gettext_for(lang))
+    left = _english_runs(said) & _english_runs(message)
+    assert not left, f"English left in the {lang} of {message!r}: {sorted(left)} in {said!r}"

@@ -141,6 +141,40 @@ PHRASES: tuple[str, ...] = (
 )
 _PHRASE_FIELDS = ("expected", "got", "what", "why", "kind", "conditions")
 
+# PyYAML's own words for malformed YAML, `malformed YAML: {detail}` with the detail "[CONTEXT, ]PROBLEM (column N)":
+# the ones a spec written by hand meets (a tab, an indent, an unclosed bracket or quote), said again; others stay English.
+YAML_CONTEXTS: tuple[str, ...] = (
+    N_("while scanning for the next token"),
+    N_("while scanning a simple key"),
+    N_("while scanning a quoted scalar"),
+    N_("while scanning a double-quoted scalar"),
+    N_("while scanning a block scalar"),
+    N_("while parsing a block mapping"),
+    N_("while parsing a block collection"),
+    N_("while parsing a block node"),
+    N_("while parsing a flow sequence"),
+    N_("while parsing a flow mapping"),
+    N_("while parsing a flow node"),
+)
+YAML_PROBLEMS: tuple[str, ...] = (
+    N_("found character {char} that cannot start any token"),
+    N_("mapping values are not allowed here"),
+    N_("sequence entries are not allowed here"),
+    N_("could not find expected ':'"),
+    N_("found unexpected end of stream"),
+    N_("expected <block end>, but found {token}"),
+    N_("expected ',' or {closing}, but got {token}"),  # closing: ']' or '}' (a brace in a template would be a field)
+    N_("expected the node content, but found {token}"),
+    N_("found undefined alias {name}"),
+    N_("found unknown escape character {char}"),
+    N_("expected a single document in the stream, but found another document"),
+    N_("expected indentation indicator in the range 1-9, but found 0"),
+    N_("could not determine a constructor for the tag {tag}"),
+    N_("character {code} is not allowed"),
+)
+YAML_JOINS: tuple[str, ...] = (N_("{context}, {problem}"), N_("{detail} (column {column})"))
+_YAML_DETAIL = re.compile(r"^(?:(?P<context>while [^,]+), )?(?P<problem>.+?)(?: \(column (?P<column>\d+)\))?$", re.S)
+
 #: Counted templates: (singular, plural) as the catalogs' plural entry, and the field holding the count;
 #: the spec layer's English matches either form (TEMPLATES), and the count picks the translation's form.
 COUNTED: tuple[tuple[tuple[str, str], str], ...] = (
@@ -196,7 +230,22 @@ def _carried(fields: dict[str, str], _: Gettext) -> dict[str, str]:
     and `#x001b` reads `x001b#` inside the right-to-left sentence.
     """
     keep = left_to_right if is_rtl(language_of(_)) else str
-    return {key: _phrase(value, _) if key in _PHRASE_FIELDS else keep(value) for key, value in fields.items()}
+    return {key: _phrase(value, _) if key in _PHRASE_FIELDS else _yaml_detail(value, _) if key == "detail" else keep(value)
+            for key, value in fields.items()}
+
+
+def _yaml_detail(detail: str, _: Gettext) -> str:
+    """PyYAML's words for malformed YAML in the player's language, where every part is known; else as PyYAML says them."""
+    found = _YAML_DETAIL.match(detail)
+    problem = match_template(YAML_PROBLEMS, found["problem"]) if found else None
+    if found is None or problem is None or (found["context"] is not None and found["context"] not in YAML_CONTEXTS):
+        return detail
+    said = _(problem[0], **_carried(problem[1], _))
+    if found["context"] is not None:
+        said = _("{context}, {problem}", context=_(found["context"]), problem=said)
+    if found["column"] is not None:
+        said = _("{detail} (column {column})", detail=said, column=found["column"])
+    return said
 
 
 def _split(message: str) -> tuple[str, list[tuple[str, dict[str, str]]]]:
