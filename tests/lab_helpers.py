@@ -16,6 +16,7 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from fastapi.testclient import TestClient
 
+from scoutlab.web.app import guard_refusal
 from scoutlab.web.context import WebContext
 from scoutlab.web.doors import Doors
 from scoutlab.web.failures import HANDLERS
@@ -36,7 +37,7 @@ def lab_client(jobs: Jobs, folder: Path) -> TestClient:
     app.include_router(make_router(web, jobs))
     for kind, handler in HANDLERS.items():  # the app's own answers to what a route lets out
         app.add_exception_handler(kind, handler)
-    app.add_middleware(Guard, message=lambda scope, what, limit: f"refused: {what} ({limit // 1024} KB)")
+    app.add_middleware(Guard, refusal=guard_refusal)
     app.add_middleware(Doors, hosts=frozenset({"testserver", "localhost"}))
     return TestClient(app)
 

@@ -12,14 +12,15 @@ The routes live in routers, one module each (routes/); what they share is a WebC
 
 from __future__ import annotations
 
-from fastapi import APIRouter, FastAPI, Request
+from fastapi import APIRouter, FastAPI
 
 from scoutlab.text import i18n
-from scoutlab.web.context import WebContext, language
+from scoutlab.web.context import WebContext
 from scoutlab.web.doors import Doors
 from scoutlab.web.failures import HANDLERS
 from scoutlab.web.guard import Guard
 from scoutlab.web.lab import make_router as lab_router
+from scoutlab.web.refusals import refusal
 from scoutlab.web.routes import api, static, table
 
 
@@ -34,14 +35,17 @@ def routers(web: WebContext) -> list[APIRouter]:
     ]
 
 
-def guard_message(scope: dict, what: str, limit: int) -> str:
+def guard_refusal(scope: dict, status: int, what: str, limit: int) -> tuple[bytes, bytes]:
     """The Guard's refusal (a body over its cap or its time, a write from another site) in the request's language."""
-    _ = i18n.gettext_for(language(Request(scope)))
-    if what == "too-large":
-        return _("The request is too large: at most {size} KB.", size=limit // 1024)
-    if what == "too-slow":
-        return _("The request's body came too slowly: it must arrive within {seconds} seconds.", seconds=limit)
-    return _("Requests from other sites are refused.")
+
+    def say(_: i18n.Gettext) -> str:
+        if what == "too-large":
+            return _("The request is too large: at most {size} KB.", size=limit // 1024)
+        if what == "too-slow":
+            return _("The request's body came too slowly: it must arrive within {seconds} seconds.", seconds=limit)
+        return _("Requests from other sites are refused.")
+
+    return refusal(scope, status, say)
 
 
 def create_app(db_path: str, bot_delay_ms: int = 700, engine_threads: int = 4, bot_threads: int = 4,
@@ -57,7 +61,7 @@ def create_app(db_path: str, bot_delay_ms: int = 700, engine_threads: int = 4, b
     web = WebContext.open(db_path, bot_delay_ms, engine_threads, bot_threads)
     web.install(app)
     app.router.on_shutdown.append(web.loading_report)
-    app.add_middleware(Guard, message=guard_message)
+    app.add_middleware(Guard, refusal=guard_refusal)
     app.add_middleware(Doors, hosts=hosts)  # added last, so outermost: the Host is checked before anything else
     for kind, handler in HANDLERS.items():
         app.add_exception_handler(kind, handler)

@@ -12,16 +12,12 @@ sending one header byte a minute would hold a connection for ever).
 
 from __future__ import annotations
 
-import html
-import json
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from starlette.requests import Request
-
 from scoutlab.text import i18n
-from scoutlab.web.context import language
 from scoutlab.web.guard import Message, Receive, Scope, Send
+from scoutlab.web.refusals import refusal
 
 #: Names a server on this machine is always reached by.
 LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
@@ -90,29 +86,16 @@ class Doors:
         await self.app(scope, receive_at_the_door, send_at_the_door)
 
 
-def _language(scope: Scope) -> str:
-    """The refused request's language, chosen as every page chooses it (and as cheaply bounded)."""
-    return language(Request(scope))
-
-
 async def _refuse_host(scope: Scope, send: Send, hosts: list[str]) -> None:
     """421 in the request's language: a page for a browser's navigation (it shows JSON escaped), JSON for the rest."""
-    lang = _language(scope)
     names = ", ".join(f"[{name}]" if ":" in name else name for name in hosts)
-    if i18n.is_rtl(lang):
-        names = i18n.left_to_right(names)  # the host names keep their order in right-to-left text
-    _ = i18n.gettext_for(lang)
-    error = _("This server answers only to the host names it was given ({names}); start it with --allowed-host NAME to add one.",
-              names=names)
-    accept = next((value.decode("latin-1") for key, value in scope.get("headers", ()) if key == b"accept"), "")
-    if "text/html" in accept:
-        direction = "rtl" if i18n.is_rtl(lang) else "ltr"
-        body = (f'<!doctype html><html lang="{lang}" dir="{direction}"><meta charset="utf-8">'
-                f"<title>421</title><p>{html.escape(error)}</p></html>").encode()
-        kind = b"text/html; charset=utf-8"
-    else:
-        body = json.dumps({"error": error}, ensure_ascii=False).encode()
-        kind = b"application/json"
+
+    def say(_: i18n.Gettext) -> str:
+        shown = i18n.left_to_right(names) if i18n.is_rtl(i18n.language_of(_)) else names  # kept in order in RTL text
+        return _("This server answers only to the host names it was given ({names}); start it with --allowed-host NAME to add one.",
+                 names=shown)
+
+    body, kind = refusal(scope, 421, say)
     await send({"type": "http.response.start", "status": 421, "headers": [
         (b"content-type", kind), (b"content-length", str(len(body)).encode()), (b"cache-control", b"no-store"),
     ]})

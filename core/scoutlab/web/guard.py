@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -103,9 +102,9 @@ def cross_site(scope: Scope) -> bool:
 class Guard:
     """ASGI middleware: caps bodies, refuses cross-site writes, adds security headers to every answer."""
 
-    def __init__(self, app: Callable, message: Callable[[Scope, str, int], str]):
+    def __init__(self, app: Callable, refusal: Callable[[Scope, int, str, int], tuple[bytes, bytes]]):
         self.app = app
-        self.message = message  # (scope, what, limit) -> the sentence, in the request's language
+        self.refusal = refusal  # (scope, status, what, limit) -> (body, content type), in the request's language
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -123,9 +122,9 @@ class Guard:
             await send(message)
 
         async def refuse(status: int, what: str, limit: int = 0) -> None:
-            body = json.dumps({"error": self.message(scope, what, limit)}).encode()
+            body, kind = self.refusal(scope, status, what, limit)
             await send_with_headers({"type": "http.response.start", "status": status, "headers": [
-                (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                (b"content-type", kind), (b"content-length", str(len(body)).encode()),
                 (b"connection", b"close"),  # the rest of an oversized body is never read
             ]})
             await send_with_headers({"type": "http.response.body", "body": body})
