@@ -87,8 +87,7 @@ def parse(text: str) -> YamlSource:
     """Parse one YAML document into JSON-like data plus a line for every path. Never raises on bad input."""
     surrogate = _SURROGATE.search(text)
     if surrogate:  # libyaml encodes the text to UTF-8 first, which no lone surrogate survives
-        line = text.count("\n", 0, surrogate.start()) + 1
-        return YamlSource(findings=[Finding((), line, f"malformed YAML: character #x{ord(surrogate.group()):04x} is not allowed")])
+        return YamlSource(findings=[_not_allowed(text, surrogate.start(), ord(surrogate.group()))])
     fast = getattr(yaml, "CSafeLoader", None)
     try:
         deep = _too_deep(text, fast or yaml.SafeLoader)
@@ -154,9 +153,13 @@ def _parse(text: str, loader_class: type) -> YamlSource:
         source.findings.append(Finding((), mark.line + 1 if mark else None, _yaml_message(exc)))
     except yaml.reader.ReaderError as exc:
         source.data = None
-        line = text.count("\n", 0, exc.position) + 1
-        source.findings.append(Finding((), line, f"malformed YAML: character #x{exc.character:04x} is not allowed"))
+        source.findings.append(_not_allowed(text, exc.position, exc.character))
     return source
+
+
+def _not_allowed(text: str, position: int, code: int) -> Finding:
+    """A character YAML may not hold (a control character, a lone surrogate), at its line."""
+    return Finding((), text.count("\n", 0, position) + 1, f"malformed YAML: character #x{code:04x} is not allowed")
 
 
 def _yaml_message(exc: yaml.MarkedYAMLError) -> str:
