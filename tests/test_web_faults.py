@@ -145,8 +145,9 @@ def test_a_damaged_page_loses_only_the_matches_on_it(tmp_path, caplog):
     assert len(working) >= 8, f"only {len(working)} of 16 matches survived one damaged page"
     for token in working[:3]:
         assert step(fresh, token, rng)  # the others go on playing
-    page_answer = fresh.get(f"/m/{victim}")
+    page_answer = fresh.get(f"/m/{victim}", headers={"accept": "text/html"})
     assert page_answer.status_code == 503 and "cannot be restored" in page_answer.text
+    assert page_answer.headers["content-type"].startswith("text/html")
 
 
 def _free_port() -> int:

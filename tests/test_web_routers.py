@@ -174,7 +174,7 @@ def test_the_app_serves_every_router(tmp_path):
     (MatchDamaged("the moves do not replay"), 503, "This match cannot be restored: the server"),
     (StorageFull("disk"), 503, "its disk is full or unavailable"),
 ])
-def test_the_failure_handlers_answer_json_under_api_and_a_page_elsewhere(web, kind, status, words):
+def test_the_failure_handlers_answer_a_page_to_a_browser_and_json_to_the_rest(web, kind, status, words):
     app = FastAPI()
     web.install(app)
     for exception, handler in HANDLERS.items():
@@ -188,5 +188,7 @@ def test_the_failure_handlers_answer_json_under_api_and_a_page_elsewhere(web, ki
     client = TestClient(app, raise_server_exceptions=False)
     as_json = client.get("/api/fail")
     assert as_json.status_code == status and words in as_json.json()["error"]
-    as_page = client.get("/fail")
+    as_page = client.get("/fail", headers={"accept": "text/html"})  # a browser's navigation
     assert as_page.status_code == status and words in as_page.text and as_page.headers["content-type"].startswith("text/html")
+    as_script = client.get("/fail")  # curl, a script: the sentence as JSON
+    assert as_script.status_code == status and words in as_script.json()["error"]

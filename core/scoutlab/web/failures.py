@@ -1,7 +1,8 @@
 """The app's answers to what a route raises: a damaged match, a full disk, a request FastAPI cannot read,
 an address or a method no route takes.
 
-Each is one sentence in the request's language: JSON under /api/, a page elsewhere; never a traceback.
+Each is one sentence in the request's language: a page to a browser's navigation or form post, JSON under the
+APIs and to any other client (`refusals.wants_page`); never a traceback.
 """
 
 from __future__ import annotations
@@ -15,15 +16,17 @@ from fastapi.responses import Response
 from starlette.exceptions import HTTPException
 
 from scoutlab.web.context import error, gettext_of, web_context
+from scoutlab.web.refusals import wants_page
 from scoutlab.web.store import MatchDamaged, StorageFull
 
 log = logging.getLogger("scoutlab.web")
 
 
-def store_failure(request: Request, status: int, message: str) -> Response:
-    if request.url.path.startswith("/api/"):
-        return error(status, message)
-    return web_context(request).page(request, "message.html", status, message=message)
+def refused(request: Request, status: int, message: str) -> Response:
+    """The sentence as a page to a browser's navigation or form post, else as JSON."""
+    if wants_page(request):
+        return web_context(request).page(request, "message.html", status, message=message)
+    return error(status, message)
 
 
 def match_damaged(request: Request, exc: Exception) -> Response:
@@ -31,12 +34,12 @@ def match_damaged(request: Request, exc: Exception) -> Response:
     # server (the engine's and the database's English, a bot's name); the player reads one sentence.
     log.warning("%s: this match cannot be restored: %s", request.url.path, exc)
     _ = gettext_of(request)
-    return store_failure(request, 503, _("This match cannot be restored: the server's copy of it is damaged."))
+    return refused(request, 503, _("This match cannot be restored: the server's copy of it is damaged."))
 
 
 def storage_full(request: Request, exc: Exception) -> Response:
     _ = gettext_of(request)
-    return store_failure(request, 503, _("The server could not store this: its disk is full or unavailable. Nothing was changed; try again later."))
+    return refused(request, 503, _("The server could not store this: its disk is full or unavailable. Nothing was changed; try again later."))
 
 
 def http_refusal(request: Request, exc: Exception) -> Response:
@@ -50,10 +53,7 @@ def http_refusal(request: Request, exc: Exception) -> Response:
         message = _("This address does not answer that kind of request.")
     else:
         message = _("The request is not one this server understands.")
-    if request.url.path.startswith(("/api/", "/lab/api/")) or "text/html" not in request.headers.get("accept", ""):
-        answer: Response = error(exc.status_code, message)
-    else:  # a browser's navigation or form post: a page it can show
-        answer = web_context(request).page(request, "message.html", exc.status_code, message=message)
+    answer = refused(request, exc.status_code, message)
     answer.headers.update(exc.headers or {})  # a 405's Allow
     return answer
 
