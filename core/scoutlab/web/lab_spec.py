@@ -11,6 +11,7 @@ text never disagree.
 
 from __future__ import annotations
 
+import copy
 import warnings
 from dataclasses import dataclass
 from typing import Any
@@ -157,13 +158,13 @@ def set_knob(text: str, path: str, value: Any) -> str:
         raise KnobRefused(N_("Fix the YAML first: the form can change only a text it can read.")) from None
     if not isinstance(doc, dict):
         raise KnobRefused(N_("Fix the YAML first: the form can change only a text it can read."))
+    original = copy.deepcopy(doc)  # the document as written, to tell whether the value changes it
     node = doc
     steps = path.split(".")
     for step in steps[:-1]:
         if not isinstance(node.get(step), dict):
             node[step] = {}
         node = node[step]
-    original = yaml.safe_load(text) if text.strip() else {}
     node[steps[-1]] = checked
     if doc != original:  # the value changes: its line is rewritten in place where that reads back right
         edited = set_in_place(text, steps, checked, doc)
