@@ -27,6 +27,14 @@ def close_round_end(page) -> bool:
     return False
 
 
+def keep_hand(page) -> None:
+    """Keep the hand as dealt once the state says a round began: the page may still be about to show the
+    last round's end screen (its #keep hidden behind it), which is dismissed first, as a person would."""
+    page.wait_for_function("() => !document.querySelector('#keep').hidden || document.querySelector('#round-end').open")
+    close_round_end(page)
+    page.click("#keep")
+
+
 def wait_for_turn_or_end(page, timeout: float = 30_000) -> None:
     """Wait until it is the browser's turn, the match is over, or a round ended."""
     page.wait_for_function(
@@ -74,7 +82,7 @@ def play_one_move(page, token: str, moves: list[str]) -> None:
     s = state(page, token)
     before = len(s["log"])
     if s["phase"] == "flip":
-        page.click("#keep")
+        keep_hand(page)
         moves.append("keep")
     elif s["legal"]["shows"]:
         start, length = max(s["legal"]["shows"], key=lambda sl: (sl[1], sl[0]))

@@ -4,7 +4,17 @@ right-to-left layout in Arabic."""
 
 from __future__ import annotations
 
-from driver import click_card, click_scout, close_round_end, play_until, screenshot, select_by_keys, state, wait_for_turn_or_end
+from driver import (
+    click_card,
+    click_scout,
+    close_round_end,
+    keep_hand,
+    play_until,
+    screenshot,
+    select_by_keys,
+    state,
+    wait_for_turn_or_end,
+)
 
 
 def start(page, server: str, variant: str, players: int, lang: str = "en") -> str:
@@ -72,7 +82,7 @@ def test_an_illegal_show_is_explained_and_a_scout_and_show_is_built_by_clicking(
         if s["your_turn"] and s["phase"] == "play" and s["active"] and s["legal"]["scout_show"]:
             break
         if s["your_turn"] and s["phase"] == "flip":  # a later round began: keep the hand as dealt
-            page.click("#keep")
+            keep_hand(page)
             continue
         if s["your_turn"]:
             start_, length = max(s["legal"]["shows"], key=lambda sl: sl[1]) if s["legal"]["shows"] else (None, None)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 
-from driver import screenshot, state
+from driver import keep_hand, screenshot, state
 
 
 def new_match(page, server: str, players: int = 3, seed: int = 5, variant: str = "official") -> str:
@@ -95,7 +95,7 @@ def reach_a_scout(page, token: str) -> dict:
             page.wait_for_timeout(50)
             continue
         if s["phase"] == "flip":
-            page.click("#keep")
+            keep_hand(page)
             continue
         if s["legal"]["scout_ends"]:
             return s

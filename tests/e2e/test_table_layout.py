@@ -16,7 +16,7 @@ Screenshots: artifacts/screenshots/layout-*.png.
 from __future__ import annotations
 
 import pytest
-from driver import screenshot, select_by_keys, state
+from driver import keep_hand, screenshot, select_by_keys, state
 from seen import AXE, axe_violations, measure
 
 LANGUAGES = ["en", "ar", "fa", "el", "bg"]
@@ -191,7 +191,7 @@ def test_the_caption_is_never_under_a_flying_card(server, browser):
             page.wait_for_timeout(100)
             continue
         if s["phase"] == "flip":
-            page.click("#keep")
+            keep_hand(page)
         elif s["legal"]["shows"]:
             start, length = max(s["legal"]["shows"], key=lambda sl: sl[1])
             act(page, token, f"show {start + 1}-{start + length}")
