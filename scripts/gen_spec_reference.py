@@ -168,8 +168,8 @@ def _type(root: Schema, node: Schema) -> str:
             return f"integer {low} to {high}"
         return "integer" + (f" >= {low}" if low is not None else "")
     if types == "string":
-        if "pattern" in node:
-            return f"string matching `{node['pattern']}`"
+        if "pattern" in node:  # its title says it in words where it has one
+            return node["title"] if "title" in node else f"string matching `{node['pattern']}`"
         return "non-empty string" if node.get("minLength") else "string"
     if types == "array":
         notes = [note for note, on in (("unique", node.get("uniqueItems")), (f"at least {node.get('minItems')}", node.get("minItems"))) if on]

@@ -192,6 +192,10 @@ MALFORMED = {
     "an empty list item": "players: [3,, 4]\n",
     "a Python tag": "name: !!python/object x\n",
     "a lone surrogate": "name: \ud800\n",
+    "an anchor given twice": "name: &a x\ntitle: &a y\n",
+    "an anchor with no name": "name: & x\n",
+    "an alias with no name": "name: * x\n",
+    "a quote open at a document's end": "name: 'x\n---\n",
 }
 
 

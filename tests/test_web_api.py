@@ -13,6 +13,7 @@ from web_helpers import client_for, new_match, play_to_end, server_match, step
 from scoutlab import cli
 from scoutlab.spec.variant import shipped_variants
 from scoutlab.text.i18n import LANGUAGES
+from scoutlab.web import inputs
 from scoutlab.web.store import MatchDamaged, MatchStore, StorageFull, StoreError
 
 
@@ -117,6 +118,14 @@ def test_a_spec_with_several_problems_says_how_many_more_in_the_players_language
     assert len(problems) == 3
     assert answer.json()["error"].endswith(more.format(n=len(problems) - 1))
 
+
+
+@pytest.mark.parametrize(("lang", "rest"), [("en", "… and 10 more"), ("ar", "… و10 مشكلات أخرى"), ("bg", "… и още 10")])
+def test_problems_past_the_list_are_counted_in_the_players_language(client, lang, rest):
+    thirty_wrongs = "extends: official\nname: wrongs\n" + "".join(f"bogus{i}: 1\n" for i in range(30))
+    answer = client.post(f"/api/new?lang={lang}", json={"spec": thirty_wrongs, "players": 3})
+    problems = answer.json()["problems"]
+    assert len(problems) == inputs.MAX_PROBLEMS + 1 and problems[-1] == rest
 
 def test_the_form_shows_spec_problems_on_the_page(client):
     answer = client.post("/new", data={"variant": "official", "players": "3", "spec_text": BROKEN})

@@ -114,6 +114,7 @@ PHRASES: tuple[str, ...] = (
     N_("player count (2 to 8)"),
     N_("card (written 'a/b', e.g. '9/10')"),
     N_("name (lowercase letters, digits, '-' and '_', starting with a letter)"),
+    N_("name (one line, no control characters)"),
     N_("key"),
     N_("a variant name"),
     N_("a path"),
@@ -155,6 +156,8 @@ YAML_CONTEXTS: tuple[str, ...] = (
     N_("while parsing a flow sequence"),
     N_("while parsing a flow mapping"),
     N_("while parsing a flow node"),
+    N_("while scanning an anchor"),
+    N_("while scanning an alias"),
 )
 YAML_PROBLEMS: tuple[str, ...] = (
     N_("found character {char} that cannot start any token"),
@@ -171,6 +174,9 @@ YAML_PROBLEMS: tuple[str, ...] = (
     N_("expected indentation indicator in the range 1-9, but found 0"),
     N_("could not determine a constructor for the tag {tag}"),
     N_("character {code} is not allowed"),
+    N_("found duplicate anchor {name}; first occurrence, second occurrence"),  # the line and column are the second's
+    N_("expected alphabetic or numeric character, but found {char}"),
+    N_("found unexpected document separator"),
 )
 YAML_JOINS: tuple[str, ...] = (N_("{context}, {problem}"), N_("{detail} (column {column})"))
 _YAML_DETAIL = re.compile(r"^(?:(?P<context>while [^,]+), )?(?P<problem>.+?)(?: \(column (?P<column>\d+)\))?$", re.S)

@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 from scoutlab.base.limits import digits
+from scoutlab.text.i18n import Gettext, ngettext
 
 #: A move in notation is short ("scout right flip 12 show 3-14"); anything longer is not a move.
 MAX_ACTION_CHARS = 64
@@ -60,9 +61,11 @@ def whole_number(value: Any, low: int, high: int, message: str) -> int:
     return value
 
 
-def short_problems(problems: list[str]) -> list[str]:
-    """A spec's problems as shown to a client: at most MAX_PROBLEMS, each at most MAX_PROBLEM_CHARS."""
+def short_problems(problems: list[str], _: Gettext) -> list[str]:
+    """A spec's problems as shown to a client: at most MAX_PROBLEMS, each at most MAX_PROBLEM_CHARS, the rest counted
+    in the client's language."""
     shown = [p if len(p) <= MAX_PROBLEM_CHARS else p[: MAX_PROBLEM_CHARS - 1] + "…" for p in problems[:MAX_PROBLEMS]]
     if len(problems) > MAX_PROBLEMS:
-        shown.append(f"… and {len(problems) - MAX_PROBLEMS} more")
+        rest = len(problems) - MAX_PROBLEMS
+        shown.append(ngettext("… and {count} more", "… and {count} more", rest, _, count=rest))
     return shown

@@ -65,7 +65,7 @@ async def api_new(request: Request) -> Response:
     try:
         match = await web.off_loop(partial(new_from, web, body, _), web.compile_pool)
     except SpecError as exc:
-        problems = short_problems([translate_problem(p, _) for p in exc.problems])
+        problems = short_problems([translate_problem(p, _) for p in exc.problems], _)
         more = len(exc.problems) - 1
         first = problems[0] if not more else ngettext("{problem} (and {count} more)", "{problem} (and {count} more)", more, _,
                                                      problem=problems[0], count=more)

@@ -103,7 +103,7 @@ async def new_match(request: Request):
     try:
         match = await web.off_loop(start, web.compile_pool)
     except SpecError as exc:
-        problems = short_problems([translate_problem(p, _) for p in exc.problems])
+        problems = short_problems([translate_problem(p, _) for p in exc.problems], _)
         return await web.off_loop(partial(new_match_page, web, request, 422, problems, form))
     except (ValueError, BotError) as exc:
         return await web.off_loop(partial(new_match_page, web, request, 422, [str(exc)], form))
