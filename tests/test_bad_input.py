@@ -178,7 +178,7 @@ def test_a_bad_record_near_10_mb_is_refused_cheaply(tmp_path, capsys, kind):
     if err is None:  # many problems: listed 10 to a message, several lines
         assert main(["replay", "--quiet", str(path)]) == 1
         err = capsys.readouterr().err
-        assert "$.rounds[0].actions[0].seat: -1 is less than the minimum of 0" in err and "... and at least" in err
+        assert "$.rounds[0].actions[0].seat: must be at least 0, got -1" in err and "... and at least" in err
     took = time.process_time() - started
     assert took < 4, f"{took:.1f} CPU-s to refuse a bad record"
     assert "more than" in err or kind == "bad-actions", err

@@ -151,17 +151,26 @@ def too_deep() -> str:
     return f"nested deeper than {MAX_NESTING} levels of lists and mappings"
 
 
+class _NotJson(ValueError):
+    """NaN, Infinity or -Infinity: Python's json reads them, JSON has none, and no answer may carry one back."""
+
+
+def _not_json(word: str) -> Any:
+    raise _NotJson(f"{word} is not a JSON number")
+
+
 def loads_json(text: str) -> Any:
-    """`json.loads` that never recurses past MAX_NESTING nor reads a number of more than 4,300 digits.
+    """`json.loads` that never recurses past MAX_NESTING, reads no number of more than 4,300 digits, and refuses NaN
+    and Infinity (not JSON, though Python's json reads them).
 
     Raises ValueError with a one-line reason (json.JSONDecodeError for malformed JSON,
     whose `msg`, `lineno` and `colno` say where).
     """
     try:
-        value = json.loads(text)
+        value = json.loads(text, parse_constant=_not_json)
     except RecursionError:
         raise ValueError(too_deep()) from None
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, _NotJson):
         raise
     except ValueError:  # Python's cap on int() of long digit strings
         raise ValueError(f"a number has more than {sys.get_int_max_str_digits():,} digits") from None

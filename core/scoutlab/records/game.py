@@ -45,6 +45,7 @@ from scoutlab.engine.cards import format_hand
 from scoutlab.engine.state import IllegalAction
 from scoutlab.match import make_bots, play_game
 from scoutlab.rules import Rules, load_rules
+from scoutlab.spec import schema_words
 from scoutlab.spec.source import render_path
 from scoutlab.spec.variant import SpecError, load_spec_text, shipped_variants
 from scoutlab.text.log import game_log, replay_steps
@@ -58,6 +59,8 @@ RECORD_SCHEMA_ID = f"https://scoutlab.dev/schemas/record/{RECORD_VERSION}.json"
 # RoundEnd fields kept in a record and compared on replay, in the order a reader would check them.
 END_FIELDS = ("reason", "exempt", "scores", "captured", "chips_received", "chips_held", "cards_in_hand", "turns")
 MAX_PROBLEMS = 10  # a badly broken file lists this many problems, then a count
+MAX_SEAT = 7  # as the record schema says: seats of at most 8 players
+MAX_CODE = 999_999_999  # as the record schema says: a code of at most nine digits
 MAX_HAND_TEXT = 120  # characters of a recorded hand quoted in a message; a dealt hand of 12 cards takes under 60
 # What a record may hold, checked before anything reads it item by item: the most any variant can play
 # (100 rounds, 8 seats, a turn cap of 10,000 plus each seat's keep-or-flip, a deck of 30 numbers: 465
@@ -240,7 +243,8 @@ def _action_ok(action: Any) -> bool:
     if not isinstance(action, dict) or not {"seat", "action"} <= action.keys() <= {"seat", "action", "code"}:
         return False
     seat, text, code = action["seat"], action["action"], action.get("code", 0)
-    return (type(seat) is int and seat >= 0 and type(text) is str and text != "" and type(code) is int and code >= 0)
+    return (type(seat) is int and 0 <= seat <= MAX_SEAT and type(text) is str and text != ""
+            and type(code) is int and 0 <= code <= MAX_CODE)
 
 
 def _schema_view(record: Any) -> tuple[Any, list[tuple[tuple[Any, ...], Any, str]]]:
@@ -279,7 +283,7 @@ def _schema_view(record: Any) -> tuple[Any, list[tuple[tuple[Any, ...], Any, str
 def _item_validator(kind: str) -> jsonschema.protocols.Validator:
     """A validator of one `$defs` entry of the record schema (an action, a card), its references resolved."""
     schema = record_schema()
-    return jsonschema.Draft202012Validator({"$defs": schema["$defs"], "$ref": f"#/$defs/{kind}"})
+    return schema_words.validator({"$defs": schema["$defs"], "$ref": f"#/$defs/{kind}"})
 
 
 def _card_ok(card: Any) -> bool:
@@ -293,7 +297,7 @@ def record_schema() -> dict[str, Any]:
 
 @functools.cache
 def _validator() -> jsonschema.protocols.Validator:
-    return jsonschema.Draft202012Validator(record_schema())
+    return schema_words.validator(record_schema())  # 4.0 is no seat count: only a true int is an integer
 
 
 def _reason(error: jsonschema.ValidationError) -> str:
@@ -302,9 +306,14 @@ def _reason(error: jsonschema.ValidationError) -> str:
     expected: Any = error.validator_value
     schema: Any = error.schema  # a mapping here: the record schema has no boolean subschemas
     if kind == "type":
-        return f"expected {expected if isinstance(expected, str) else ' or '.join(expected)}, got {type(error.instance).__name__}"
+        kinds = [expected] if isinstance(expected, str) else expected
+        return f"expected {' or '.join(schema_words.A_TYPE.get(k, k) for k in kinds)}, got {schema_words.describe(error.instance)}"
     if kind == "pattern" and "title" in schema:
         return f"{excerpt(error.instance)} is not a {schema['title']}"
+    if kind in ("minimum", "maximum"):
+        return f"must be at {'least' if kind == 'minimum' else 'most'} {expected:,}, got {excerpt(error.instance)}"
+    if kind == "maxLength":
+        return f"must be at most {expected:,} characters, got {len(error.instance):,}"
     if kind == "anyOf" and schema is not None:
         return f"{excerpt(error.instance)} is not allowed here ({schema.get('description', 'see the schema')})"
     message = error.message

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from scoutlab.base.limits import digits
+from scoutlab.base.limits import digits, loads_json
 from scoutlab.text.i18n import Gettext, ngettext
 
 #: A move in notation is short ("scout right flip 12 show 3-14"); anything longer is not a move.
@@ -43,8 +43,8 @@ def sent(value: Any) -> str:
 def parse_json(raw: bytes) -> Any:
     """The JSON value of a request body; BadInput (empty message) for anything that is not JSON, however deep."""
     try:
-        return json.loads(raw)
-    except (ValueError, RecursionError):  # RecursionError: nesting deeper than the parser will go
+        return loads_json(raw.decode("utf-8"))  # as every door reads JSON: no NaN, no nesting past the cap
+    except ValueError:  # UnicodeDecodeError is one
         raise BadInput("") from None
 
 
