@@ -305,17 +305,18 @@ def _reason(error: jsonschema.ValidationError) -> str:
     kind: Any = error.validator
     expected: Any = error.validator_value
     schema: Any = error.schema  # a mapping here: the record schema has no boolean subschemas
+    value: Any = error.instance
     if kind == "type":
         kinds = [expected] if isinstance(expected, str) else expected
-        return f"expected {' or '.join(schema_words.A_TYPE.get(k, k) for k in kinds)}, got {schema_words.describe(error.instance)}"
+        return f"expected {' or '.join(schema_words.A_TYPE.get(k, k) for k in kinds)}, got {schema_words.describe(value)}"
     if kind == "pattern" and "title" in schema:
-        return f"{excerpt(error.instance)} is not a {schema['title']}"
+        return f"{excerpt(value)} is not a {schema['title']}"
     if kind in ("minimum", "maximum"):
-        return f"must be at {'least' if kind == 'minimum' else 'most'} {expected:,}, got {excerpt(error.instance)}"
+        return f"must be at {'least' if kind == 'minimum' else 'most'} {expected:,}, got {excerpt(value)}"
     if kind == "maxLength":
-        return f"must be at most {expected:,} characters, got {len(error.instance):,}"
+        return f"must be at most {expected:,} characters, got {len(value):,}"
     if kind == "anyOf" and schema is not None:
-        return f"{excerpt(error.instance)} is not allowed here ({schema.get('description', 'see the schema')})"
+        return f"{excerpt(value)} is not allowed here ({schema.get('description', 'see the schema')})"
     message = error.message
     return message if len(message) <= 200 else message[:200] + "..."
 
