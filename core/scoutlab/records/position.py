@@ -350,7 +350,9 @@ class _Setup:
             where.add(("owner",), "the active set has cards, so it has an owner: give the seat that showed it")
         elif not self.active and doc.get("owner") is not None:
             where.add(("owner",), "the active set is empty, so it has no owner; leave out `owner`")
-        if self.active and rules.classify(tuple(top(c) for c in self.active)) is None:
+        # A card given twice is a problem already, and thousands of one card would cost classify seconds.
+        distinct = len({identity(c) for c in self.active}) == len(self.active)
+        if self.active and distinct and rules.classify(tuple(top(c) for c in self.active)) is None:
             where.add(("active",), f"{excerpt(doc['active'])} is neither a set nor a run, so no show could have put it on the table")
         if "last_shower" in doc:
             self.last_shower = self._seat("last_shower")
