@@ -507,7 +507,8 @@ def test_a_budget_that_would_never_finish_or_is_not_a_number_is_refused(capsys, 
 def test_a_position_path_that_is_not_a_file_says_so(tmp_path, capsys, path):
     path = str(tmp_path) if path == "directory" else path
     err = one_line_error(capsys, ["legal", path])  # was read as YAML text: "there is no file named" it
-    assert f"{path}: $: cannot read it" in err and "no file named" not in err
+    said = "this is a directory, not a position file" if path == str(tmp_path) else "cannot read the file: not a regular file"
+    assert f"{path}: $: {said}" in err and "no file named" not in err and "Errno" not in err
 
 
 def test_options_given_to_the_random_bot_are_quoted_as_written(capsys):
@@ -523,10 +524,15 @@ def test_a_language_not_offered_is_refused_everywhere(capsys, command):
 
 @pytest.mark.parametrize("command, said", [
     (["game", "--quiet", "--record", ""], "--record '': give the name of a file"),  # ran, and wrote nothing
-    (["game", "--quiet", "--record", "/"], "--record '/': give the name of a file"),  # after the whole game
+    (["game", "--quiet", "--record", "-"], "--record '-': give the name of a file"),  # wrote a file named '-'
+    (["game", "--quiet", "--record", "/"], "cannot write --record /: it is a folder"),  # after the whole game
+    (["game", "--quiet", "--record", "/proc/x.json"], "cannot write --record /proc/x.json: no file can be made in /proc"),
     (["game", "--quiet", "--record", "/dev/full"], "cannot write the record to '/dev/full': No space left on device"),
     (["simulate", "official", "--games", "2", "--json", ""], "--json needs a file name, not ''"),
     (["simulate", "official", "--games", "2", "--csv", "/"], "cannot write --csv /: it is a folder"),
+    (["simulate", "official", "--games", "2", "--json", "/proc/x"], "cannot write --json /proc/x: no file can be made in /proc"),
+    (["simulate", "official", "--games", "2", "--json", "a.json", "--csv", "./a.json"], "--json and --csv both name ./a.json"),
+    (["simulate", "official", "--games", "2", "--json", "/dev/full"], "/dev/full: No space left on device"),
 ])
 def test_an_output_that_cannot_be_written_is_named(capsys, command, said):
     if "/dev/full" in command and not os.path.exists("/dev/full"):

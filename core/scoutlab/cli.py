@@ -7,6 +7,7 @@ Errors a user can cause are printed as one clear message, never as a traceback.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import textwrap
 import warnings
@@ -14,6 +15,7 @@ from importlib import import_module
 
 from scoutlab import __version__
 from scoutlab.base.errors import SpecWarning, user_errors
+from scoutlab.base.limits import shown_safely
 
 COMMANDS = [
     "variants",
@@ -41,6 +43,7 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str):
         if len(message) > 300:
             message = f"{message[:200]}... ({len(message):,} characters)"
+        message = shown_safely(message)  # an argument with an escape in it is named, not obeyed by the terminal
         usage = self.format_usage()
         if usage.count("\n") > 3:
             usage = f"usage: {self.prog} [options] ... ({self.prog} --help lists them)\n"
@@ -98,15 +101,24 @@ def main(argv: list[str] | None = None) -> int:
         print("scoutlab: interrupted", file=sys.stderr)
         return 130
     except user_errors() as exc:
-        print(f"scoutlab {args.command}: {_bounded(str(exc))}", file=sys.stderr)
+        print(f"scoutlab {args.command}: {_bounded(_said(exc))}", file=sys.stderr)
         return 1
     except RecursionError:  # the parsers bound nesting; this is the last guard, not the plan
         print(f"scoutlab {args.command}: the input nests too deeply to read", file=sys.stderr)
         return 1
 
 
+def _said(exc: BaseException) -> str:
+    """What went wrong, in words: the system's reason without Python's `[Errno 2]`, its path quoted and escaped."""
+    if isinstance(exc, OSError) and exc.strerror and str(exc).startswith("[Errno"):
+        return exc.strerror if exc.filename is None else f"{os.fsdecode(exc.filename)}: {exc.strerror}"
+    return str(exc)
+
+
 def _bounded(message: str, width: int = 500) -> str:
-    """Each line of an error cut to `width`: a message names where and why, it never replays an input."""
+    """Each line of an error cut to `width`, control characters escaped: a message names where and why, it never
+    replays an input."""
+    message = shown_safely(message)
     return "\n".join(line if len(line) <= width else f"{line[:width]}... ({len(line):,} characters)" for line in message.split("\n"))
 
 

@@ -192,6 +192,19 @@ class NotAFile(OSError):
         return self.strerror or super().__str__()
 
 
+def unreadable(exc: OSError | UnicodeDecodeError, what: str) -> str:
+    """Why read_capped could not read `what` (e.g. "a spec file"), in words: no `[Errno 2]`, no codec's text."""
+    if isinstance(exc, UnicodeDecodeError):
+        return f"not UTF-8 text (bad byte at offset {exc.start})"
+    if isinstance(exc, FileNotFoundError):
+        return "no such file"
+    if isinstance(exc, IsADirectoryError):
+        return f"this is a directory, not {what}"
+    if isinstance(exc, PermissionError):
+        return "cannot read the file: permission denied"
+    return f"cannot read the file: {exc.strerror or exc}"
+
+
 def read_capped(path: str, limit: int, what: str, encoding: str = "utf-8-sig") -> str:
     """The text of a regular file of at most `limit` bytes; InputTooLarge past it, without reading the rest.
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 
 help = "play one game between bots and print the log and scores"
 
@@ -19,15 +18,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     # imported when the command runs, not when the parser is built: `scoutlab --help` stays fast
+    from scoutlab.base import files
     from scoutlab.bots import split_bots
     from scoutlab.match import close_bots, make_bots, play_game
     from scoutlab.records.game import game_record, save_record
     from scoutlab.rules import load_rules
     from scoutlab.text.log import game_log
 
-    if args.record is not None and (not args.record or os.path.isdir(args.record)):  # before the game, not after it
+    if args.record is not None and args.record in ("", "-"):  # the game's log has standard output
         raise ValueError(f"--record {args.record!r}: give the name of a file to write the record to")
     rules = load_rules(args.variant)
+    if args.record is not None:  # before the game, not after it
+        files.check_output("--record", args.record, reads=rules.spec.chain)
     players = args.players if args.players is not None else rules.players[0]  # 0 is refused below, not the default
     if players not in rules.players:
         raise ValueError(f"variant {rules.name!r} is for {', '.join(map(str, rules.players))} players, not {players}")

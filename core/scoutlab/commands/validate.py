@@ -20,6 +20,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     # imported when the command runs, not when the parser is built: `scoutlab --help` stays fast
     from scoutlab.base.errors import SpecWarning, problem_lines
+    from scoutlab.base.limits import shown_safely
     from scoutlab.rules import Rules
     from scoutlab.spec.variant import SpecError, load_spec
 
@@ -31,10 +32,10 @@ def run(args: argparse.Namespace) -> int:
                 warned += Rules(load_spec(name)).warnings  # compiling also checks end conditions and plugins
         except SpecError as exc:
             problems.extend(exc.problems)
-    for line in problem_lines(problems):
-        print(line, file=sys.stderr)
+    for line in problem_lines(problems):  # a file named with an escape in it is named, not obeyed
+        print(shown_safely(line), file=sys.stderr)
     for warning in warned:
-        print(f"warning: {warning}", file=sys.stderr)
+        print(shown_safely(f"warning: {warning}"), file=sys.stderr)
     if problems:
         return 1
     count = f" ({len(warned)} warning{'s' * (len(warned) != 1)})" if warned else ""

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 import jsonschema
 
 from scoutlab import __version__
+from scoutlab.base import files
 from scoutlab.base.limits import (
     MAX_RECORD_BYTES,
     MAX_SPEC_BYTES,
@@ -39,6 +40,7 @@ from scoutlab.base.limits import (
     first_unshowable,
     loads_json,
     read_capped,
+    unreadable,
 )
 from scoutlab.engine.actions import NotationError, parse_action
 from scoutlab.engine.cards import format_hand
@@ -144,7 +146,7 @@ def record_text(record: dict[str, Any]) -> str:
 def save_record(record: dict[str, Any], path: str | os.PathLike[str]) -> None:
     """Write the record's canonical JSON to `path` (UTF-8); an OSError names the file."""
     try:
-        Path(path).write_text(record_text(record), encoding="utf-8")
+        files.write_whole(path, record_text(record))
     except OSError as exc:  # a full disk or a read-only place says nothing of which file on its own
         raise OSError(exc.errno, f"cannot write the record to {excerpt(os.fspath(path))}: {exc.strerror or exc}") from None
 
@@ -159,7 +161,7 @@ def load_record(path: str | os.PathLike[str]) -> dict[str, Any]:
     except InputTooLarge as exc:
         raise RecordError(f"{os.fspath(path)}: {exc}") from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise RecordError(f"{os.fspath(path)}: cannot read the record: {exc}") from None
+        raise RecordError(f"{os.fspath(path)}: {unreadable(exc, 'a record')}") from None
     return parse_record(text, os.fspath(path))
 
 

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 import jsonschema
 
 from scoutlab.base.errors import problem_lines
-from scoutlab.base.limits import MAX_POSITION_BYTES, InputTooLarge, check_size, excerpt, read_capped
+from scoutlab.base.limits import MAX_POSITION_BYTES, InputTooLarge, check_size, excerpt, read_capped, unreadable
 from scoutlab.engine.cards import format_hand, identity, parse_card, top
 from scoutlab.rules import load_rules
 from scoutlab.spec import schema_words, source as yamlsrc
@@ -74,8 +74,7 @@ def load_position(path_or_text: str | os.PathLike[str], rules: Rules | None = No
         except InputTooLarge as exc:
             raise PositionError([Problem(path, None, "$", str(exc))]) from None
         except (OSError, UnicodeDecodeError) as exc:
-            reason = "no such file" if isinstance(exc, FileNotFoundError) else f"cannot read it: {exc}"
-            raise PositionError([Problem(path, None, "$", reason)]) from None
+            raise PositionError([Problem(path, None, "$", unreadable(exc, "a position file"))]) from None
         return _load_text(text, path, os.path.dirname(path), rules)
     text = os.fspath(path_or_text)
     try:  # more characters than the limit is more bytes too: no need to encode a huge text

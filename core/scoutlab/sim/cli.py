@@ -5,12 +5,15 @@ from __future__ import annotations
 import argparse
 import csv
 import importlib.util
+import io
 import json
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from scoutlab.base import files
 from scoutlab.base.limits import digits
 from scoutlab.bots import split_bots
 from scoutlab.sim import ADVANTAGE_CAP, LINEUP, WEAK_BOT, run
@@ -69,7 +72,7 @@ def run_command(command: str, specs: list[tuple[str, int | None]], args: argpars
     require_extras(["rich", "numpy"] + (["matplotlib"] if args.plots or args.report else []))
     if args.games_parquet or args.rounds_parquet:
         require_pandas("--games-parquet and --rounds-parquet", ("pyarrow",))
-    check_outputs(args)  # before the run, so a typo in a path does not cost the run
+    check_outputs(args, [spec for spec, _ in specs])  # before the run, so a typo in a path does not cost the run
 
     strong = None if args.strong.lower() in ("none", "") else args.strong
     options = {"bots": split_bots(args.bots), "seed": args.seed, "workers": args.workers, "backend": args.backend,
@@ -166,18 +169,13 @@ def require_extras(modules: list[str]) -> None:
         raise ValueError(f"this needs {', '.join(missing)}: pip install 'scoutlab[sim]'")
 
 
-def check_outputs(args: argparse.Namespace) -> None:
-    """Every output file must be named, not be a folder, and have an existing folder; --plots must not be a file."""
+def check_outputs(args: argparse.Namespace, specs: list[str]) -> None:
+    """Every output file must be named, writable where it is named, its own and none of the spec files read;
+    --plots must not be a file."""
     for name in (*FILE_OPTIONS, "plots"):
         if getattr(args, name, None) == "":  # would be skipped as not given
             raise ValueError(f"--{name.replace('_', '-')} needs a file name, not ''")
-    for option, path in outputs(args):
-        if path != "-":
-            folder = Path(path).absolute().parent
-            if Path(path).is_dir():
-                raise ValueError(f"cannot write {option} {path}: it is a folder; give a file name")
-            if not folder.is_dir():
-                raise ValueError(f"cannot write {option} {path}: there is no folder {folder}")
+    files.check_outputs(outputs(args), reads=[spec for spec in specs if os.path.isfile(spec)])
     if args.plots and Path(args.plots).exists() and not Path(args.plots).is_dir():
         raise ValueError(f"cannot write --plots into {args.plots}: it is a file, not a folder")
 
@@ -241,19 +239,14 @@ def _write(path: str, text: str) -> None:
     if path == "-":
         sys.stdout.write(text)
     else:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
+        files.write_whole(path, text)
 
 
 def _write_csv(path: str, rows: list[dict]) -> None:
-    out = sys.stdout if path == "-" else open(path, "w", newline="", encoding="utf-8")  # noqa: SIM115 (closed below unless stdout)
-    try:
-        writer = csv.DictWriter(out, fieldnames=list(rows[0]) if rows else ["kind"])
-        writer.writeheader()
-        # None is an empty field; flags are true/false, as in the per-game files
-        writer.writerows({k: ("true" if v else "false") if isinstance(v, bool) else v for k, v in row.items()}
-                         for row in rows)
-    finally:
-        if out is not sys.stdout:
-            out.close()
+    out = io.StringIO(newline="")
+    writer = csv.DictWriter(out, fieldnames=list(rows[0]) if rows else ["kind"])
+    writer.writeheader()
+    # None is an empty field; flags are true/false, as in the per-game files
+    writer.writerows({k: ("true" if v else "false") if isinstance(v, bool) else v for k, v in row.items()} for row in rows)
+    _write(path, out.getvalue())
 

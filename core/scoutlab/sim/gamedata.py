@@ -14,8 +14,10 @@ import csv
 import importlib.util
 import sys
 from collections.abc import Sequence
+from contextlib import ExitStack
 from typing import Any, TextIO
 
+from scoutlab.base import files
 from scoutlab.sim.runner import GameRecord, Plan, game_seed
 
 # (column, type): "int", "float", "bool" or "str". The order is the files' column order.
@@ -79,7 +81,8 @@ class CsvSink(Sink):
     """A CSV file with a header; true/false for flags; '-' is standard output."""
 
     def __init__(self, path: str, columns: Sequence[tuple[str, str]]):
-        self._file: TextIO = sys.stdout if path == "-" else open(path, "w", newline="", encoding="utf-8")  # noqa: SIM115 (closed in close())
+        self._closing = ExitStack()  # a file is moved into place at close(), with the rows written by then
+        self._file: TextIO = sys.stdout if path == "-" else self._closing.enter_context(files.opened_for_writing(path, newline=""))
         self._bools = [i for i, (_, kind) in enumerate(columns) if kind == "bool"]
         self._writer = csv.writer(self._file)
         self._writer.writerow([name for name, _ in columns])
@@ -90,10 +93,8 @@ class CsvSink(Sink):
         self._writer.writerows(rows)
 
     def close(self) -> None:
-        if self._file is sys.stdout:
-            self._file.flush()
-        else:
-            self._file.close()
+        self._file.flush()
+        self._closing.close()
 
 
 class ParquetSink(Sink):

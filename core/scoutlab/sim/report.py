@@ -6,6 +6,7 @@ import base64
 from html import escape
 from pathlib import Path
 
+from scoutlab.base import files
 from scoutlab.sim.charts import Chart
 from scoutlab.sim.definitions import DEFINITIONS, anchor
 from scoutlab.sim.layout import columns, long_form, notes, rows
@@ -68,7 +69,7 @@ def html_report(report: Report, charts: list[Chart]) -> str:
 
 def write_report(report: Report, charts: list[Chart], path: str | Path) -> Path:
     path = Path(path)
-    path.write_text(html_report(report, charts), encoding="utf-8")
+    files.write_whole(path, html_report(report, charts))
     return path
 
 

@@ -46,6 +46,7 @@ from scoutlab.base.limits import (
     compiled_codes,
     excerpt,
     read_capped,
+    unreadable,
 )
 from scoutlab.host import manager as plugin_host
 from scoutlab.spec import schema_words, source as yamlsrc
@@ -495,16 +496,8 @@ def _read_file(path: str) -> str:
         return read_capped(path, MAX_SPEC_BYTES, "the spec file")
     except InputTooLarge as exc:
         raise _Unreadable(str(exc)) from None
-    except FileNotFoundError:
-        raise _Unreadable("no such file") from None
-    except IsADirectoryError:
-        raise _Unreadable("this is a directory, not a spec file") from None
-    except PermissionError:
-        raise _Unreadable("cannot read the file: permission denied") from None
-    except UnicodeDecodeError as exc:
-        raise _Unreadable(f"not UTF-8 text (bad byte at offset {exc.start})") from None
-    except OSError as exc:
-        raise _Unreadable(f"cannot read the file: {exc.strerror or exc}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise _Unreadable(unreadable(exc, "a spec file")) from None
 
 
 @functools.cache

@@ -1,0 +1,124 @@
+"""Writing the files a command makes: checked before the work, written whole or not at all.
+
+A regular file is written beside its place and moved there only once all of it is written, so a
+full disk or an interrupted write leaves the old file (or none), never half of one. A named pipe
+is written as it is, but only when a program is reading it: opening one that nobody reads would
+wait for ever. Devices (/dev/null, /dev/stdout) are written as they are.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+import tempfile
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TextIO
+
+
+class NoReader(OSError):
+    """A named pipe that no program reads."""
+
+
+def check_output(option: str, path: str, reads: Iterable[str] = ()) -> None:
+    """Refuse, before any work, an output that could not be written or would overwrite a file the command reads.
+
+    Raises ValueError with one line naming the option and the path; `-` (standard output) always passes.
+    """
+    if path == "-":
+        return
+    named = f"{option} {path}"  # as given: the command line escapes what a terminal would obey
+    target = Path(path)
+    if target.is_dir():
+        raise ValueError(f"cannot write {named}: it is a folder; give a file name")
+    folder = target.absolute().parent
+    if not folder.is_dir():
+        raise ValueError(f"cannot write {named}: there is no folder {folder}")
+    for source in reads:
+        if target.exists() and Path(source).exists() and os.path.samefile(target, source):
+            raise ValueError(f"cannot write {named}: the command reads that file; give another name")
+    if target.exists() and not target.is_file():
+        return  # a pipe or a device: nothing is made beside it
+    try:  # the one sure test that a file can be made there (a read-only disk, /proc, no permission)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        raise ValueError(f"cannot write {named}: no file can be made in {folder} ({exc.strerror or exc})") from None
+
+
+def check_outputs(named: Iterable[tuple[str, str]], reads: Iterable[str] = ()) -> None:
+    """check_output for each (option, path), and no two options naming the same file."""
+    reads = list(reads)
+    seen: dict[str, str] = {}
+    for option, path in named:
+        check_output(option, path, reads)
+        if path == "-":
+            continue
+        key = os.path.realpath(path)
+        if key in seen:
+            raise ValueError(f"{seen[key]} and {option} both name {path}: each output needs a file of its own")
+        seen[key] = option
+
+
+def write_whole(path: str | os.PathLike[str], text: str) -> None:
+    """Write `text` (UTF-8) to `path`: all of it or, on any error, nothing in place of what was there."""
+    try:
+        with opened_for_writing(path) as out:
+            out.write(text)
+    except OSError as exc:
+        if exc.filename is not None or not exc.strerror:
+            raise
+        raise OSError(exc.errno, exc.strerror, os.fspath(path)) from None  # a full /dev/full names no file of its own
+
+
+@contextmanager
+def opened_for_writing(path: str | os.PathLike[str], newline: str | None = None) -> Iterator[TextIO]:
+    """A UTF-8 text file to write `path` through, in place once the block ends without an error (see the module)."""
+    path = os.fspath(path)
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        mode = stat.S_IFREG
+    if stat.S_ISFIFO(mode):
+        with _open_pipe(path, newline) as out:
+            yield out
+        return
+    if not stat.S_ISREG(mode):  # a device
+        with open(path, "w", encoding="utf-8", newline=newline) as out:
+            yield out
+        return
+    folder, name = os.path.split(os.path.abspath(path))
+    fd, part = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".part")
+    try:
+        with open(fd, "w", encoding="utf-8", newline=newline) as out:
+            yield out
+        os.chmod(part, _mode_for(path))
+        os.replace(part, path)
+    except BaseException:
+        os.unlink(part)
+        raise
+
+
+@contextmanager
+def _open_pipe(path: str, newline: str | None) -> Iterator[TextIO]:
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK)
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:
+            raise NoReader(errno.ENXIO, "a named pipe that no program reads, so writing it would wait for ever", path) from None
+        raise
+    os.set_blocking(fd, True)  # non-blocking only to open it: a full pipe should wait for its reader
+    with open(fd, "w", encoding="utf-8", newline=newline) as out:
+        yield out
+
+
+def _mode_for(path: str) -> int:
+    """The permissions a file at `path` keeps, or those a new file gets (mkstemp makes its own 0600)."""
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask

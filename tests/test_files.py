@@ -1,0 +1,93 @@
+"""Output files: checked before the work, written whole or not at all, a named pipe never waited on for ever."""
+
+from __future__ import annotations
+
+import os
+import stat
+import threading
+from pathlib import Path
+
+import pytest
+
+from scoutlab.base import files
+from scoutlab.cli import main
+
+
+def test_a_failed_write_leaves_the_old_file_and_no_part_file(tmp_path):
+    target = tmp_path / "out.json"
+    target.write_text("the old file\n")
+    with pytest.raises(UnicodeEncodeError):
+        files.write_whole(target, "half of it, then a character UTF-8 cannot write: \ud800")
+    assert target.read_text() == "the old file\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["out.json"]
+
+
+def test_a_new_file_gets_the_permissions_of_any_new_file_and_an_old_one_keeps_its_own(tmp_path):
+    umask = os.umask(0o022)
+    try:
+        files.write_whole(tmp_path / "new.txt", "x")
+        old = tmp_path / "old.txt"
+        old.write_text("y")
+        old.chmod(0o640)
+        files.write_whole(old, "z")
+    finally:
+        os.umask(umask)
+    assert stat.S_IMODE((tmp_path / "new.txt").stat().st_mode) == 0o644  # not mkstemp's 0600
+    assert stat.S_IMODE(old.stat().st_mode) == 0o640 and old.read_text() == "z"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+def test_a_named_pipe_nobody_reads_is_refused_at_once(tmp_path):
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    with pytest.raises(files.NoReader, match="no program reads"):
+        files.write_whole(pipe, "never read")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+def test_a_named_pipe_with_a_reader_gets_everything(tmp_path):
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    got: list[str] = []
+    reader = threading.Thread(target=lambda: got.append(Path(pipe).read_text()))
+    reader.start()
+    text = "row\n" * 50_000  # more than a pipe holds: the writer must wait for the reader, not fail
+    for _ in range(500):  # the reader opens the pipe when its thread runs
+        try:
+            files.write_whole(pipe, text)
+            break
+        except files.NoReader:
+            threading.Event().wait(0.01)
+    reader.join(10)
+    assert got == [text]
+
+
+def test_outputs_are_refused_before_any_work(tmp_path):
+    spec = tmp_path / "house.yaml"
+    spec.write_text("extends: official\nname: house\n")
+    with pytest.raises(ValueError, match="the command reads that file"):
+        files.check_outputs([("--json", str(spec))], reads=[str(spec)])
+    with pytest.raises(ValueError, match="--json and --csv both name"):
+        files.check_outputs([("--json", str(tmp_path / "a")), ("--csv", str(tmp_path / ".." / tmp_path.name / "a"))])
+    with pytest.raises(ValueError, match="it is a folder"):
+        files.check_outputs([("--json", str(tmp_path))])
+    with pytest.raises(ValueError, match="there is no folder"):
+        files.check_outputs([("--json", str(tmp_path / "no" / "a.json"))])
+    files.check_outputs([("--json", "-"), ("--csv", str(tmp_path / "a.csv"))])  # fine: nothing made yet
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["house.yaml"]
+
+
+def test_a_game_never_writes_its_record_over_its_own_variant(tmp_path, capsys):
+    spec = tmp_path / "house.yaml"
+    spec.write_text("extends: two-player\nname: house\n")
+    assert main(["game", "--variant", str(spec), "--quiet", "--record", str(spec)]) == 1
+    assert "cannot write --record" in capsys.readouterr().err
+    assert spec.read_text() == "extends: two-player\nname: house\n"
+
+
+def test_a_simulation_never_writes_its_report_over_its_spec(tmp_path, capsys):
+    spec = tmp_path / "house.yaml"
+    spec.write_text("extends: official\nname: house\n")
+    assert main(["simulate", str(spec), "--games", "2", "--workers", "1", "--strong", "none", "--report", str(spec)]) == 1
+    assert "the command reads that file" in capsys.readouterr().err
+    assert spec.read_text() == "extends: official\nname: house\n"
