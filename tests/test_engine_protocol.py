@@ -35,6 +35,12 @@ def test_hello_names_the_protocol_and_commands():
     assert "official" in reply["variants"]
 
 
+
+@pytest.mark.parametrize(("sent", "echoed"), [(7, 7), ("x" * 198, "x" * 198), ("x" * 199, None), (10**199, 10**199),
+                                              (-(10**199), None), ([1] * 100, None)])
+def test_an_id_is_echoed_only_while_its_json_is_short(sent, echoed):
+    assert ask(EngineSession(), id=sent, cmd="hello")["id"] == echoed  # a 4,300-digit number came back whole
+
 @pytest.mark.parametrize("variant, players", [("official", 3), ("official", 5), ("two-player", 2), ("two-player-28", 2)])
 def test_a_whole_game_through_the_protocol_matches_the_engine(variant, players):
     session = EngineSession()
