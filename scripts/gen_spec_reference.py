@@ -95,7 +95,8 @@ named, with the figure that broke it, in the error.
   surrogate: YAML's escapes can write them (`"\\e[2J"`, `"\\ud800"`), a terminal would obey the
   first and no output can encode the second. Each is a problem at its path, `character #x001b
   (a control character or a lone surrogate) is not allowed in text`. A `name` may hold neither
-  a tab nor a line break: tables, records and the terminal print it on one line.
+  a tab nor a line break, nor a bidirectional override or isolate: tables, records and the
+  terminal print it as it is, on one line.
 
 ## Properties
 
