@@ -498,6 +498,9 @@ def test_a_record_of_a_variant_whose_description_runs_over_lines_replays(tmp_pat
     (["simulate", "official", "--games", "1" + "0" * 119], "--games must be from 1 to 1,000,000,000, got a 396-bit number"),
     (["simulate", "official", "--workers", "100000"], "--workers must be at most 10,000"),
     (["tune", "official", "--quick", "--workers", "0"], "--workers must be from 1 to 1,000, got 0"),
+    (["serve", "--bot-delay", "-1"], "--bot-delay must be from 0 to 60,000 milliseconds, not -1"),  # went into every page
+    (["serve", "--bot-delay", "9" * 40], "--bot-delay must be from 0 to 60,000 milliseconds, not a 133-bit number"),
+    (["serve", "--port", "9" * 20], "--port must be a whole number from 1 to 65535, not 99999999999999999999"),
 ])
 def test_a_budget_that_would_never_finish_or_is_not_a_number_is_refused(capsys, command, said):
     assert said in one_line_error(capsys, command)  # each ran on (for hours, or silently) or played with nan

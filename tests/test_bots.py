@@ -7,6 +7,7 @@ import gc
 import json
 import math
 import random
+import re
 import statistics
 import weakref
 
@@ -269,6 +270,18 @@ def test_heuristic_flips_when_the_turned_hand_makes_a_set(rules_by_name, variant
 
 
 # -- options -----------------------------------------------------------------------------------
+
+
+def test_an_option_given_twice_is_refused_and_defaults_read_as_written(rules_by_name):
+    rules = rules_by_name["official"]
+    with pytest.raises(BotError, match="option 'tempo' is given twice"):  # one of the two was played, silently
+        make_bot("skilled:tempo=1,tempo=2", rules, 0)
+    with pytest.raises(BotError) as error:
+        make_bot("network:x=1", rules, 0)
+    assert "weights (default '')" in str(error.value) and "temperature (default 1.0)" in str(error.value)
+    with pytest.raises(BotError) as error:
+        make_bot("skilled:x=1", rules, 0)
+    assert not re.search(r"\d{8}", str(error.value))  # 0.15185, not 0.15184999999999998
 
 
 def test_unknown_options_are_refused_with_the_known_ones(rules_by_name):

@@ -82,6 +82,8 @@ def parse_bot(text: str) -> tuple[str, dict[str, Any]]:
             continue
         if not eq or not key.strip():
             raise BotError(f"bot {excerpt(text)}: options are key=value pairs separated by commas")
+        if key.strip() in options:  # `tempo=1,tempo=2` would play one of them without a word
+            raise BotError(f"bot {excerpt(text)}: option {excerpt(key.strip())} is given twice")
         options[key.strip()] = _option_value(value.strip())
     return name, options
 

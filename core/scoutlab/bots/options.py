@@ -37,6 +37,11 @@ def _spelled(value: Any) -> str:
     """A value as a user writes it after `key=`: true and false in lower case, text bare."""
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, float):  # 0.15185, not the float's 0.15184999999999998; 15.0 still reads as a number
+        short = f"{value:.6g}"
+        return short if any(c in short for c in ".en") else short + ".0"
+    if value == "":
+        return "''"  # an empty default (weights: the shipped file) is named, not left as a blank
     return str(value)
 
 

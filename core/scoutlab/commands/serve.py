@@ -6,11 +6,14 @@ import argparse
 import socket
 import sys
 
+from scoutlab.base.limits import excerpt
+
 help = "play in the browser: a web server for matches against bots (needs the `web` extra)"
 
 
 #: Seconds a thread may hold the GIL while others wait for it, in the server (Python's default: 0.005).
 SWITCH_INTERVAL = 0.001
+MAX_BOT_DELAY_MS = 60_000  # a minute between bot moves; play --delay allows as long
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -28,7 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def listening_socket(host: str, port: int) -> socket.socket:
     """A socket bound to `host`:`port` and listening; ValueError with one line if it cannot be."""
     if not 1 <= port <= 65535:
-        raise ValueError(f"--port must be a whole number from 1 to 65535, not {port if abs(port) < 10**9 else 'that'}")
+        raise ValueError(f"--port must be a whole number from 1 to 65535, not {excerpt(port)}")
     try:
         family, kind, proto, _name, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
     except (socket.gaierror, UnicodeError) as exc:
@@ -56,6 +59,8 @@ def run(args: argparse.Namespace) -> int:
     except ImportError as exc:
         raise ValueError(f"the browser game needs the web extra ({exc.name} is missing): pip install 'scoutlab[web]'") from None
 
+    if not 0 <= args.bot_delay <= MAX_BOT_DELAY_MS:  # it goes into every page: a pause of years, or of less than none
+        raise ValueError(f"--bot-delay must be from 0 to {MAX_BOT_DELAY_MS:,} milliseconds, not {excerpt(args.bot_delay)}")
     # Bound before anything else: a port that cannot be had is one line and exit 1, not uvicorn's log and exit 3.
     sock = listening_socket(args.host, args.port)
     hosts = allowed_hosts(args.host, args.allowed_host)
