@@ -552,6 +552,13 @@ def test_an_empty_or_zero_choice_is_refused_not_taken_for_the_default(capsys, co
     assert said in one_line_error(capsys, command)
 
 
+@pytest.mark.parametrize("variants, said", [
+    (["official", "official"], "official is named twice"),  # ran, and compared it with itself
+    ([f"official:{3 + i % 3}" for i in range(13)], "compare reads at most 12 variants at once, got 13"),  # 50 took 40 s
+])
+def test_compare_refuses_a_variant_twice_and_more_than_it_can_read(capsys, variants, said):
+    assert said in one_line_error(capsys, ["compare", *variants, "--games", "4"])
+
 def test_an_unknown_target_metric_is_named_by_its_own_option(capsys):
     err = one_line_error(capsys, ["sweep", "official", "--set", "scoring.captured_card=1,2", "--target", "nonexist=3"])
     assert err.startswith("scoutlab sweep: --target: unknown metric 'nonexist'")  # said --metrics

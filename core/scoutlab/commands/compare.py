@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 
 help = "compare variants metric by metric on the same deals, with corrected significance"
+MAX_COMPARED = 12
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -38,4 +39,10 @@ def run(args: argparse.Namespace) -> int:
 
     if len(args.variants) < 2:
         raise ValueError("compare needs at least two variants, e.g. scoutlab compare official two-player")
-    return run_command("compare", [parse_spec(v, args.players) for v in args.variants], args)
+    if len(args.variants) > MAX_COMPARED:  # every pair is read: the findings and the table grow as the square
+        raise ValueError(f"compare reads at most {MAX_COMPARED} variants at once, got {len(args.variants):,}")
+    specs = [parse_spec(v, args.players) for v in args.variants]
+    twice = next((v for i, v in enumerate(args.variants) if specs[i] in specs[:i]), None)
+    if twice is not None:
+        raise ValueError(f"{twice} is named twice: a variant compared with itself says nothing")
+    return run_command("compare", specs, args)
