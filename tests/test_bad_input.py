@@ -559,6 +559,21 @@ def test_an_empty_or_zero_choice_is_refused_not_taken_for_the_default(capsys, co
 def test_compare_refuses_a_variant_twice_and_more_than_it_can_read(capsys, variants, said):
     assert said in one_line_error(capsys, ["compare", *variants, "--games", "4"])
 
+def test_a_tuning_cache_that_cannot_hold_files_is_refused_before_the_search(tmp_path, monkeypatch, capsys):
+    pytest.importorskip("cma")
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder")
+    monkeypatch.setenv("SCOUTLAB_CACHE_DIR", str(blocked))
+    err = one_line_error(capsys, ["tune", "official", "--players", "3", "--quick"])  # failed after the whole search
+    assert f"cannot keep tunings in {blocked / 'tuned'}" in err and "SCOUTLAB_CACHE_DIR" in err
+
+
+def test_a_match_database_in_no_folder_is_named_as_such(tmp_path):
+    from scoutlab.web.store import MatchStore, StoreError
+
+    with pytest.raises(StoreError, match="there is no folder"):  # said "not a scoutlab match database"
+        MatchStore(tmp_path / "nowhere" / "matches.sqlite3")
+
 def test_an_unknown_target_metric_is_named_by_its_own_option(capsys):
     err = one_line_error(capsys, ["sweep", "official", "--set", "scoring.captured_card=1,2", "--target", "nonexist=3"])
     assert err.startswith("scoutlab sweep: --target: unknown metric 'nonexist'")  # said --metrics

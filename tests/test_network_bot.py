@@ -90,8 +90,11 @@ def test_the_shipped_weights_say_how_they_were_made():
 
 
 @pytest.mark.parametrize("content,words", [
-    (None, "cannot read"),
-    ("{not json", "is not JSON"),
+    (None, "cannot read weights file"),
+    ("{not json", "is not JSON (Expecting property name enclosed in double quotes at line 1, column 2)"),
+    ("root:x:0:0:root:/root:/bin/bash", "is not JSON (Expecting value at line 1, column 1)"),  # was cut mid-word
+    ("\udcff", "not UTF-8 text (bad byte at offset 0)"),  # was the codec's own text
+    ("[" * 100 + "]" * 100, "is not JSON (nested deeper than 64 levels of lists and mappings)"),  # was cut at 40
     (json.dumps({"format": "other"}), "is not a network bot's weights"),
     (json.dumps({**SHIPPED, "move": ["x"]}), "other features"),
     (json.dumps({**SHIPPED, "layers": [{"weight": [[1.0]], "bias": [0.0]}]}), "layer 1"),
@@ -102,7 +105,7 @@ def test_the_shipped_weights_say_how_they_were_made():
 def test_a_bad_weights_file_is_refused_in_one_line(tmp_path, content, words):
     path = tmp_path / "weights.json"
     if content is not None:
-        path.write_text(content)
+        path.write_text(content, errors="surrogateescape")  # \udcff: the byte 0xff, not UTF-8
     with pytest.raises(BotError) as caught:
         make_bot(f"network:weights={path}", load_rules("official"), 0)
     message = str(caught.value)

@@ -29,6 +29,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from scoutlab.base import files
 from scoutlab.spec.variant import without_defaults
 
 if TYPE_CHECKING:
@@ -114,11 +115,20 @@ def save(tuned: Tuned) -> Path:
     """Keep `tuned` in the user's cache, replacing any earlier tuning of the same rules and count (atomically)."""
     path = cache_path(tuned.digest, tuned.players)
     path.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile("w", dir=path.parent, suffix=".tmp", delete=False, encoding="utf-8") as out:
-        json.dump(asdict(tuned), out, indent=2)
-        out.write("\n")
-    os.replace(out.name, path)
+    files.write_whole(path, json.dumps(asdict(tuned), indent=2) + "\n")
     return path
+
+
+def check_cache() -> None:
+    """Refuse, before a tuning's minutes, a cache where what it finds could not be kept; ValueError in one line."""
+    folder = cache_dir()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        raise ValueError(f"cannot keep tunings in {folder}: {exc.strerror or exc}; set SCOUTLAB_CACHE_DIR to a folder "
+                         "that can hold files") from None
 
 
 def parse(doc: Any) -> Tuned | None:

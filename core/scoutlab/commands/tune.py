@@ -47,6 +47,7 @@ def run(args: argparse.Namespace) -> int:
     rules = load_rules(args.variant)
     counts = player_counts(args.players, rules.players)
     budget = budget_for(args.quick, args.generations, args.games, args.check_games)
+    tuned.check_cache()  # before the search, not after its minutes
     for players in counts:
         print(f"tuning {rules.name} for {players} players: {budget.describe()}", file=sys.stderr)
         kept = tune(rules, players, budget, seed=args.seed, workers=args.workers,

@@ -86,8 +86,10 @@ def run_command(command: str, specs: list[tuple[str, int | None]], args: argpars
     if getattr(args, "tune", False):
         require_extras(["cma"])
         # imported only when asked: tuning needs the cma package, which a plain compare does not
+        from scoutlab.bots.tuned import check_cache
         from scoutlab.sim.tune import Budget, fitted_words, tune_untuned
 
+        check_cache()
         budget = Budget()
         done = tune_untuned(specs, every, budget, workers=args.workers,
                             report=lambda line: print(line, file=sys.stderr, flush=True))

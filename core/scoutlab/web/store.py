@@ -128,6 +128,9 @@ class MatchStore:
     def __init__(self, path: str | os.PathLike[str]):
         self.path = os.fspath(path)
         self._lock = threading.Lock()
+        folder = os.path.dirname(os.path.abspath(self.path))
+        if not os.path.isdir(folder):  # sqlite would say "unable to open database file", as if the file were bad
+            raise StoreError(f"cannot keep matches in {self.path}: there is no folder {folder}; pass another --db")
         try:
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
             self._open()
