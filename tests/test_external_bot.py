@@ -159,12 +159,21 @@ def test_the_program_starts_on_the_first_decision_one_per_bot(tmp_path, rules):
     ("external:sh,timeout=1e400", "timeout must be a number of seconds above 0 and at most 86400, got inf"),
     ("external:sh,timeout=90000", "at most 86400, got 90000"),
     ("external:sh,speed=3", "bot 'external' takes a command and timeout=SECONDS, not speed"),
-    ("external:sh 'unclosed", "No closing quotation"),
+    ("external:sh 'unclosed", "a quote is never closed in the command"),  # was shlex's "No closing quotation"
 ])
 def test_bad_external_bot_names(rules, name, message):
     with pytest.raises(BotError, match=message):
         make_bot(name, rules, 1)
 
+
+def test_a_program_that_cannot_run_says_why(rules, tmp_path, monkeypatch):
+    script = tmp_path / "bot.py"
+    script.write_text("print('flip')\n")
+    with pytest.raises(BotError, match="the file is not executable"):  # both said "no such executable"
+        make_bot(f"external:{script}", rules, 1)
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(BotError, match=r"no such executable on the PATH \(a program in this folder is run as \./bot\.py\)"):
+        make_bot("external:bot.py", rules, 1)
 
 def test_bot_names_and_lists():
     assert parse_bot("external:node bot.js,timeout=5") == ("external", {"arg": "node bot.js", "timeout": 5})

@@ -53,6 +53,15 @@ MAX_TIMEOUT = 86_400.0
 MAX_PENDING_LINES = 16
 
 
+def _why_not_run(program: str) -> str:
+    """Why `which` found no program to run: a file that is not executable, one not on the PATH, or nothing at all."""
+    if not os.path.isfile(program):
+        return "no such executable"
+    if os.sep in program:
+        return "the file is not executable (chmod +x it)"
+    return f"no such executable on the PATH (a program in this folder is run as ./{program})"
+
+
 def _seconds(value: Any) -> float | None:
     """`value` as a finite number of seconds in (0, MAX_TIMEOUT], or None (inf, nan, 0, a bool, text, a huge int)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -82,12 +91,13 @@ class ExternalBot:
         if seconds is None:
             raise BotError(f"bot external:{excerpt(command)[1:-1]}: timeout must be a number of seconds above 0 and at most "
                            f"{MAX_TIMEOUT:g}, got {excerpt(timeout)}")
+        named = f"bot external:{excerpt(command)[1:-1]}"
         try:
             self.argv = shlex.split(command)
-        except ValueError as exc:
-            raise BotError(f"bot external:{command}: {exc}") from None
+        except ValueError:  # shlex's own words: "No closing quotation"
+            raise BotError(f"{named}: a quote is never closed in the command") from None
         if shutil.which(self.argv[0]) is None:
-            raise BotError(f"bot external:{command}: cannot run {self.argv[0]!r}: no such executable")
+            raise BotError(f"{named}: cannot run {excerpt(self.argv[0])}: {_why_not_run(self.argv[0])}")
         self.name = f"external:{command}"
         self.rules = rules
         self.rng = rng
