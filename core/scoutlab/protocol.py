@@ -65,9 +65,10 @@ class EngineSession:
         if len(line) > MAX_PROTOCOL_LINE:
             return _line_too_long(len(line))
         try:
-            request = loads_json(line)
+            request = loads_json(line.rstrip("\r\n"))  # a line cut short is then wrong at its end, not on a line 2
         except json.JSONDecodeError as exc:
-            return {"id": None, "ok": False, "error": f"not a JSON line: {exc.msg} at column {exc.colno}"}
+            said = exc.msg.removesuffix(" at")  # "Invalid control character at", "... at column 9"
+            return {"id": None, "ok": False, "error": f"not a JSON line: {said} at column {exc.colno}"}
         except ValueError as exc:  # nested too deep, or a number too long to read
             return {"id": None, "ok": False, "error": f"not a request: {exc}"}
         return self.handle(request)
