@@ -152,22 +152,32 @@ def too_deep() -> str:
 
 
 class _NotJson(ValueError):
-    """NaN, Infinity or -Infinity: Python's json reads them, JSON has none, and no answer may carry one back."""
+    """What Python's json reads and a JSON document must not hold: NaN or Infinity (no answer may carry one back), or
+    a key given twice in one object (which one was meant?)."""
 
 
 def _not_json(word: str) -> Any:
     raise _NotJson(f"{word} is not a JSON number")
 
 
+def _one_of_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object whose keys are all different: `{"cmd": "quit", "cmd": "hello"}` means neither, not the last."""
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        twice = next(key for i, (key, _) in enumerate(pairs) if any(key == k for k, _ in pairs[:i]))
+        raise _NotJson(f"the key {excerpt(twice)} is given twice in one object")
+    return found
+
+
 def loads_json(text: str) -> Any:
-    """`json.loads` that never recurses past MAX_NESTING, reads no number of more than 4,300 digits, and refuses NaN
-    and Infinity (not JSON, though Python's json reads them).
+    """`json.loads` that never recurses past MAX_NESTING, reads no number of more than 4,300 digits, and refuses NaN,
+    Infinity (not JSON, though Python's json reads them) and a key given twice in one object.
 
     Raises ValueError with a one-line reason (json.JSONDecodeError for malformed JSON,
     whose `msg`, `lineno` and `colno` say where).
     """
     try:
-        value = json.loads(text, parse_constant=_not_json)
+        value = json.loads(text, parse_constant=_not_json, object_pairs_hook=_one_of_each)
     except RecursionError:
         raise ValueError(too_deep()) from None
     except (json.JSONDecodeError, _NotJson):
