@@ -109,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _said(exc: BaseException) -> str:
-    """What went wrong, in words: the system's reason without Python's `[Errno 2]`, its path quoted and escaped."""
+    """What went wrong, in words: the system's reason without Python's `[Errno 2]`, after the path it is about."""
     if isinstance(exc, OSError) and exc.strerror and str(exc).startswith("[Errno"):
         return exc.strerror if exc.filename is None else f"{os.fsdecode(exc.filename)}: {exc.strerror}"
     return str(exc)
