@@ -136,6 +136,11 @@ def test_schema_problems_are_all_listed_with_their_json_paths():
     assert "r.json: $.rounds[1].actions[0].seat: must be at least 0, got -1" in lines
 
 
+def test_a_record_saved_with_a_byte_order_mark_still_replays(tmp_path, capsys):
+    path = tmp_path / "bom.json"
+    path.write_bytes(b"\xef\xbb\xbf" + (BAD / "good.json").read_bytes())  # as some editors save it
+    assert main(["replay", "--quiet", str(path)]) == 0  # was Python's "Unexpected UTF-8 BOM (decode using utf-8-sig)"
+
 def test_a_missing_file_is_a_record_error(tmp_path):
     with pytest.raises(RecordError, match=r"nowhere\.json: no such file"):
         load_record(tmp_path / "nowhere.json")

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from scoutlab import __version__
 from scoutlab.base.errors import user_errors
-from scoutlab.base.limits import MAX_PROTOCOL_LINE, excerpt, loads_json
+from scoutlab.base.limits import MAX_PROTOCOL_LINE, excerpt, json_mistake, loads_json
 from scoutlab.engine.state import IllegalAction
 from scoutlab.engine.view_json import round_end_json, view_to_json
 from scoutlab.records.position import load_position, position_from_data
@@ -67,8 +67,7 @@ class EngineSession:
         try:
             request = loads_json(line.rstrip("\r\n"))  # a line cut short is then wrong at its end, not on a line 2
         except json.JSONDecodeError as exc:
-            said = exc.msg.removesuffix(" at")  # "Invalid control character at", "... at column 9"
-            return {"id": None, "ok": False, "error": f"not a JSON line: {said} at column {exc.colno}"}
+            return {"id": None, "ok": False, "error": f"not a JSON line: {json_mistake(exc, lines=False)}"}
         except ValueError as exc:  # nested too deep, or a number too long to read
             return {"id": None, "ok": False, "error": f"not a request: {exc}"}
         return self.handle(request)

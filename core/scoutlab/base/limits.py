@@ -169,6 +169,13 @@ def _one_of_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return found
 
 
+def json_mistake(exc: json.JSONDecodeError, lines: bool = True) -> str:
+    """Where malformed JSON went wrong, once: "Expecting value at line 1, column 5" (the decoder's "Invalid control
+    character at" already ends in "at"). Without `lines`, the column only: a one-line protocol has no line 2."""
+    where = f"line {exc.lineno}, column {exc.colno}" if lines else f"column {exc.colno}"
+    return f"{exc.msg.removesuffix(' at')} at {where}"
+
+
 def loads_json(text: str) -> Any:
     """`json.loads` that never recurses past MAX_NESTING, reads no number of more than 4,300 digits, and refuses NaN,
     Infinity (not JSON, though Python's json reads them) and a key given twice in one object.

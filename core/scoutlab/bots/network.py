@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from scoutlab.base.errors import BotError
-from scoutlab.base.limits import MAX_NETWORK_BYTES, InputTooLarge, excerpt, loads_json, read_capped, unreadable
+from scoutlab.base.limits import MAX_NETWORK_BYTES, InputTooLarge, excerpt, json_mistake, loads_json, read_capped, unreadable
 from scoutlab.bots.cycles import Positions
 from scoutlab.bots.network_features import CONTEXT, MOVE, Reader
 from scoutlab.bots.options import bot_options, positive
@@ -118,7 +118,7 @@ def load(path: str | Path | None = None) -> tuple[Network, dict[str, Any]]:
     except (OSError, UnicodeDecodeError) as error:
         raise BotError(f"bot 'network': cannot read {where}: {unreadable(error, 'a weights file')}") from None
     except json.JSONDecodeError as error:
-        raise BotError(f"bot 'network': {where} is not JSON ({error.msg} at line {error.lineno}, column {error.colno})") from None
+        raise BotError(f"bot 'network': {where} is not JSON ({json_mistake(error)})") from None
     except ValueError as error:  # too deep, NaN, a number past Python's digit cap: each said whole, in a line
         raise BotError(f"bot 'network': {where} is not JSON ({error})") from None
     problem = _problem(document)

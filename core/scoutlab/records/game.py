@@ -38,6 +38,7 @@ from scoutlab.base.limits import (
     InputTooLarge,
     excerpt,
     first_unshowable,
+    json_mistake,
     loads_json,
     read_capped,
     unreadable,
@@ -157,7 +158,7 @@ def save_record(record: dict[str, Any], path: str | os.PathLike[str]) -> None:
 def load_record(path: str | os.PathLike[str]) -> dict[str, Any]:
     """Read and check a record file; raises RecordError naming the file, the JSON path and the reason."""
     try:
-        text = read_capped(os.fspath(path), MAX_RECORD_BYTES, "the record", encoding="utf-8")
+        text = read_capped(os.fspath(path), MAX_RECORD_BYTES, "the record", encoding="utf-8-sig")  # a BOM some editors add is no reason to refuse
     except InputTooLarge as exc:
         raise RecordError(f"{os.fspath(path)}: {exc}") from None
     except (OSError, UnicodeDecodeError) as exc:
@@ -170,7 +171,7 @@ def parse_record(text: str, source: str = "<record>") -> dict[str, Any]:
     try:
         record = loads_json(text)
     except json.JSONDecodeError as exc:
-        raise RecordError(f"{source}: not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+        raise RecordError(f"{source}: not valid JSON: {json_mistake(exc)}") from None
     except ValueError as exc:  # too deep, or a number too long to read
         raise RecordError(f"{source}: $: {exc}") from None
     check_record(record, source)
