@@ -6,7 +6,7 @@ import argparse
 import socket
 import sys
 
-from scoutlab.base.limits import excerpt
+from scoutlab.base.limits import excerpt, shown_safely
 
 help = "play in the browser: a web server for matches against bots (needs the `web` extra)"
 
@@ -69,7 +69,8 @@ def run(args: argparse.Namespace) -> int:
     except StoreError as exc:
         sock.close()
         raise ValueError(str(exc)) from None
-    print(f"scoutlab: matches kept in {args.db}; open http://{args.host}:{args.port}/ (answers to: {', '.join(sorted(hosts))})")
+    # names as given, escaped: an --allowed-host with an escape in it is shown, not obeyed by the terminal
+    print(shown_safely(f"scoutlab: matches kept in {args.db}; open http://{args.host}:{args.port}/ (answers to: {', '.join(sorted(hosts))})"))
     # A thread back from SQLite or zlib waits for the GIL up to the switch interval while another thread computes,
     # holding the store's lock meanwhile: 1 ms instead of Python's 5 ms keeps that queue short under load.
     sys.setswitchinterval(SWITCH_INTERVAL)
