@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import socket
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -466,3 +467,16 @@ def test_the_host_refusal_is_said_in_the_request_language_as_a_page_to_a_browser
     assert page.status_code == 421 and page.headers["content-type"].startswith("text/html")
     assert f'lang="{lang}" dir="{"rtl" if is_rtl(lang) else "ltr"}"' in page.text
     assert english not in page.text and html.unescape(page.text).count(rebound.get("/", headers={"accept-language": lang}).json()["error"]) == 1
+
+
+def test_serve_s_banner_escapes_what_it_repeats(tmp_path, capsys, monkeypatch):
+    uvicorn = pytest.importorskip("uvicorn")
+    from scoutlab.cli import main
+
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)  # the banner, not the serving
+    with socket.socket() as probe:  # a port free now, for serve to bind
+        probe.bind(("127.0.0.1", 0))
+        port = str(probe.getsockname()[1])
+    assert main(["serve", "--port", port, "--db", str(tmp_path / "m.sqlite3"), "--allowed-host", "\x1b]0;pwn\x07example.org"]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out and "\\x1b]0;pwn\\x07example.org" in out
