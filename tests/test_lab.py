@@ -264,7 +264,7 @@ def test_a_run_that_cannot_stop_in_time_is_terminated_and_says_so(tmp_path, monk
     client = lab_client(jobs, tmp_path)
     try:
         job_id = client.post("/lab/api/jobs", json={"kind": "compare", "text": HOUSE, "games": MAX_GAMES}).json()["id"]
-        wait_for(client, job_id, lambda job: job["done"] > 0)  # playing: its per-game CSV is half-written
+        wait_for(client, job_id, lambda job: job["done"] > 0)  # playing: its per-game CSV is being written
         process = jobs.get(job_id).process
         jobs.max_seconds = 0  # the limit passes now: the SIGINT goes unheard, so the grace's end is what stops it
         job = wait_for(client, job_id)
@@ -273,7 +273,8 @@ def test_a_run_that_cannot_stop_in_time_is_terminated_and_says_so(tmp_path, monk
         assert not {"findings", "charts", "files", "interrupted"} & set(job)
         assert not process.is_alive() and process.exitcode == -signal.SIGTERM  # terminated, not ended by itself
         folder = tmp_path / "lab" / job_id
-        assert (folder / "games.csv").is_file()  # cut mid-run: the lab keeps it on disk but never serves it
+        # Cut mid-run: its rows so far are in a part file, never moved into place as games.csv, never served.
+        assert not (folder / "games.csv").exists() and list(folder.glob(".games.csv.*.part"))
         assert not (folder / "result.json").exists() and not (folder / "result.json.part").exists()
         for name in ("games.csv", "rounds.csv", "report.html", "chart-0.png"):
             assert client.get(f"/lab/jobs/{job_id}/{name}").status_code == 404, name
