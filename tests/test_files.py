@@ -91,3 +91,23 @@ def test_a_simulation_never_writes_its_report_over_its_spec(tmp_path, capsys):
     assert main(["simulate", str(spec), "--games", "2", "--workers", "1", "--strong", "none", "--report", str(spec)]) == 1
     assert "the command reads that file" in capsys.readouterr().err
     assert spec.read_text() == "extends: official\nname: house\n"
+
+
+def test_a_link_is_written_through_never_replaced(tmp_path):
+    kept = tmp_path / "kept.json"
+    kept.write_text("old")
+    link = tmp_path / "link.json"
+    link.symlink_to(kept)  # as /dev/stdout is a link: moving a file into its place would replace the link
+    files.write_whole(link, "new")
+    assert link.is_symlink() and kept.read_text() == "new"
+
+
+def test_standard_output_redirected_to_a_file_gets_the_output(tmp_path):
+    import subprocess
+    import sys
+
+    out = tmp_path / "out.json"
+    with out.open("w") as redirected:  # `scoutlab ... --json /dev/stdout > out.json`
+        subprocess.run([sys.executable, "-c", "from scoutlab.base import files; files.write_whole('/dev/stdout', 'all of it')"],
+                       stdout=redirected, check=True)
+    assert out.read_text() == "all of it" and os.path.islink("/dev/stdout")

@@ -3,7 +3,7 @@
 A regular file is written beside its place and moved there only once all of it is written, so a
 full disk or an interrupted write leaves the old file (or none), never half of one. A named pipe
 is written as it is, but only when a program is reading it: opening one that nobody reads would
-wait for ever. Devices (/dev/null, /dev/stdout) are written as they are.
+wait for ever. Devices (/dev/null) and links (/dev/stdout) are written through, as they are.
 """
 
 from __future__ import annotations
@@ -39,8 +39,8 @@ def check_output(option: str, path: str, reads: Iterable[str] = ()) -> None:
     for source in reads:
         if target.exists() and Path(source).exists() and os.path.samefile(target, source):
             raise ValueError(f"cannot write {named}: the command reads that file; give another name")
-    if target.exists() and not target.is_file():
-        return  # a pipe or a device: nothing is made beside it
+    if target.exists() and (not target.is_file() or target.is_symlink()):
+        return  # a pipe, a device or a link (/dev/stdout): written through, nothing is made beside it
     try:  # the one sure test that a file can be made there (a read-only disk, /proc, no permission)
         with tempfile.TemporaryFile(dir=folder):
             pass
@@ -85,7 +85,9 @@ def opened_for_writing(path: str | os.PathLike[str], newline: str | None = None)
         with _open_pipe(path, newline) as out:
             yield out
         return
-    if not stat.S_ISREG(mode):  # a device
+    # A device, or a link (/dev/stdout, or a file kept elsewhere): written through, since a file moved into its
+    # place would replace the link itself, and a shell's `> out.txt` would keep the old file open.
+    if not stat.S_ISREG(mode) or os.path.islink(path):
         with open(path, "w", encoding="utf-8", newline=newline) as out:
             yield out
         return
