@@ -585,3 +585,11 @@ def test_a_sweep_value_of_nested_aliases_is_refused_at_once(capsys):
            "&d [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c], [*d,*d,*d,*d,*d,*d,*d,*d,*d,*d]]"
     err = one_line_error(capsys, ["sweep", "official", "--set", f"scoring.captured_card={bomb}"])
     assert "cannot read the value" in err and "characters)" in err
+
+
+def test_validate_names_a_long_or_escaped_path_in_a_line_a_terminal_can_show(capsys):
+    long_path = "/nowhere/" + "a" * 6_000 + ".yaml"
+    assert main(["validate", long_path, "/nowhere/\x1b[2J.yaml"]) == 1
+    err = capsys.readouterr().err
+    assert max(len(line) for line in err.splitlines()) < 600 and "(6," in err  # the path was printed whole
+    assert "\x1b" not in err and "\\x1b[2J" in err  # a terminal would have cleared its screen

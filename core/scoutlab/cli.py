@@ -15,7 +15,7 @@ from importlib import import_module
 
 from scoutlab import __version__
 from scoutlab.base.errors import SpecWarning, user_errors
-from scoutlab.base.limits import shown_safely
+from scoutlab.base.limits import printable, shown_safely
 
 COMMANDS = [
     "variants",
@@ -101,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
         print("scoutlab: interrupted", file=sys.stderr)
         return 130
     except user_errors() as exc:
-        print(f"scoutlab {args.command}: {_bounded(_said(exc))}", file=sys.stderr)
+        print(f"scoutlab {args.command}: {printable(_said(exc))}", file=sys.stderr)
         return 1
     except RecursionError:  # the parsers bound nesting; this is the last guard, not the plan
         print(f"scoutlab {args.command}: the input nests too deeply to read", file=sys.stderr)
@@ -113,13 +113,6 @@ def _said(exc: BaseException) -> str:
     if isinstance(exc, OSError) and exc.strerror and str(exc).startswith("[Errno"):
         return exc.strerror if exc.filename is None else f"{os.fsdecode(exc.filename)}: {exc.strerror}"
     return str(exc)
-
-
-def _bounded(message: str, width: int = 500) -> str:
-    """Each line of an error cut to `width`, control characters escaped: a message names where and why, it never
-    replays an input."""
-    message = shown_safely(message)
-    return "\n".join(line if len(line) <= width else f"{line[:width]}... ({len(line):,} characters)" for line in message.split("\n"))
 
 
 if __name__ == "__main__":

@@ -121,6 +121,12 @@ def shown_safely(text: str) -> str:
     return _UNSHOWABLE.sub(lambda found: found.group().encode("unicode_escape", "backslashreplace").decode("ascii"), text)
 
 
+def printable(message: str, width: int = 500) -> str:
+    """A message as a terminal gets it: control characters escaped, each line cut to `width` (a message names where
+    and why; it never replays an input)."""
+    lines = shown_safely(message).split("\n")
+    return "\n".join(line if len(line) <= width else f"{line[:width]}... ({len(line):,} characters)" for line in lines)
+
 def first_unshowable(value: Any, one_line: bool = False) -> tuple[tuple[str | int, ...], str] | None:
     """(path, character) of the first key or text in JSON-like `value` holding an unshowable character; iterative."""
     stack: list[tuple[Any, tuple[str | int, ...]]] = [(value, ())]

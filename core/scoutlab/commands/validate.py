@@ -20,7 +20,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     # imported when the command runs, not when the parser is built: `scoutlab --help` stays fast
     from scoutlab.base.errors import SpecWarning, problem_lines
-    from scoutlab.base.limits import shown_safely
+    from scoutlab.base.limits import printable
     from scoutlab.rules import Rules
     from scoutlab.spec.variant import SpecError, load_spec
 
@@ -33,9 +33,9 @@ def run(args: argparse.Namespace) -> int:
         except SpecError as exc:
             problems.extend(exc.problems)
     for line in problem_lines(problems):  # a file named with an escape in it is named, not obeyed
-        print(shown_safely(line), file=sys.stderr)
+        print(printable(line), file=sys.stderr)
     for warning in warned:
-        print(shown_safely(f"warning: {warning}"), file=sys.stderr)
+        print(printable(f"warning: {warning}"), file=sys.stderr)
     if problems:
         return 1
     count = f" ({len(warned)} warning{'s' * (len(warned) != 1)})" if warned else ""
