@@ -41,11 +41,17 @@ def check_output(option: str, path: str, reads: Iterable[str] = ()) -> None:
             raise ValueError(f"cannot write {named}: the command reads that file; give another name")
     if target.exists() and (not target.is_file() or target.is_symlink()):
         return  # a pipe, a device or a link (/dev/stdout): written through, nothing is made beside it
-    try:  # the one sure test that a file can be made there (a read-only disk, /proc, no permission)
-        with tempfile.TemporaryFile(dir=folder):
-            pass
+    try:
+        probe_folder(folder)
     except OSError as exc:
         raise ValueError(f"cannot write {named}: no file can be made in {folder} ({exc.strerror or exc})") from None
+
+
+def probe_folder(folder: str | os.PathLike[str]) -> None:
+    """The system's OSError if no file can be made in `folder`: the one sure test (a read-only disk, /proc, no
+    permission; a root user passes os.access everywhere)."""
+    with tempfile.TemporaryFile(dir=folder):
+        pass
 
 
 def check_outputs(named: Iterable[tuple[str, str]], reads: Iterable[str] = ()) -> None:

@@ -22,7 +22,6 @@ import hashlib
 import json
 import math
 import os
-import tempfile
 import weakref
 from dataclasses import asdict, dataclass
 from importlib import resources
@@ -124,8 +123,7 @@ def check_cache() -> None:
     folder = cache_dir()
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=folder):
-            pass
+        files.probe_folder(folder)
     except OSError as exc:
         raise ValueError(f"cannot keep tunings in {folder}: {exc.strerror or exc}; set SCOUTLAB_CACHE_DIR to a folder "
                          "that can hold files") from None
