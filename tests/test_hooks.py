@@ -231,6 +231,43 @@ def test_hook_bots_offers_a_bot_by_name_with_options():
         make_bot("first", rules, 1)  # gone with its plugin
 
 
+
+class Misbehaves:
+    """A plugin bot that fails in one of the ways a bot from code we never saw can."""
+
+    def __init__(self, rules, rng, options):
+        self.name, self.answer = "misbehaves", options.get("answer", "raise")
+        if self.answer == "no bot":
+            raise RuntimeError("no bot today")
+
+    def act(self, view):
+        answers = {"raise": lambda: 1 / 0, "text": lambda: "show 1", "none": lambda: None, "float": lambda: float(view.legal[0]),
+                   "bool": lambda: True, "illegal": lambda: 10**9, "line break": lambda: (_ for _ in ()).throw(ValueError("a\nb"))}
+        return answers[self.answer]()
+
+
+class OffersMisbehaves:
+    @hookimpl
+    def scoutlab_bots(self):
+        return {"misbehaves": Misbehaves}
+
+
+@pytest.mark.parametrize("answer, said", [
+    ("raise", "bot 'misbehaves' (P1) failed: ZeroDivisionError: 'division by zero'"),  # each was a traceback
+    ("text", "bot 'misbehaves' (P1) answered 'show 1', which is not one of the seat's 2 legal action codes"),
+    ("none", "answered None, which is not one of"),
+    ("float", "answered 0.0, which is not one of"),
+    ("bool", "answered True, which is not one of"),  # True is 1: it flipped the hand
+    ("illegal", "answered 1000000000, which is not one of"),  # named no bot: "action code 1000000000 is outside ..."
+    ("line break", "failed: ValueError: 'a\\nb'"),  # one line
+    ("no bot", "bot 'misbehaves' could not be made: RuntimeError: 'no bot today'"),
+])
+def test_hook_bots_a_misbehaving_bot_is_one_line_naming_it(answer, said):
+    rules = rules_with("official")
+    with installed_plugin("misbehaving-bot", OffersMisbehaves()), pytest.raises(BotError) as error:
+        play_game(rules, 3, make_bots([f"misbehaves:answer={answer}", "random", "random"], rules, 3, 9), 9)
+    assert said in str(error.value) and "\n" not in str(error.value)
+
 @pytest.mark.parametrize("build", ["installed", "source"])
 def test_hook_game_event_events_are_immutable_and_read_as_kind_round_data(build):
     from scoutlab.engine import native

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from scoutlab.base.errors import BotError
 from scoutlab.base.limits import excerpt
+from scoutlab.bots.guarded import PluginFactory
 from scoutlab.host.manager import bot_factories
 
 if TYPE_CHECKING:
@@ -63,7 +64,8 @@ def known_bots() -> dict[str, str | BotFactory]:
     """Every bot by name: the built-in ones and those that plugins offer."""
 
     bots: dict[str, str | BotFactory] = dict(BUILTIN_BOTS)
-    bots.update(bot_factories())  # type: ignore[arg-type]  # guard checked each is callable
+    # guard checked each is callable; PluginFactory holds its bots to the contract (bots/guarded.py)
+    bots.update({name: PluginFactory(name, factory) for name, factory in bot_factories().items()})  # type: ignore[arg-type]
     return bots
 
 
