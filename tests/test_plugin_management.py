@@ -276,6 +276,8 @@ def test_end_conditions_and_observers_that_raise_are_named_and_undone(clean_env,
     ("scoutlab_show_beats", "yes", "returned 'yes'; expected True or False"),
     ("scoutlab_score_round", [1, 2], "returned [1, 2]; expected a list of 4 ints, one per seat"),
     ("scoutlab_score_round", [1, 2, True, 4], "expected a list of 4 ints"),
+    ("scoutlab_score_round", [10**5000, 0, 0, 0], "returned [a 16,610-bit number, 0, 0, 0]; expected a list of 4 ints, "
+                                                  "one per seat, each from -1,000,000 to 1,000,000"),  # simulate: a traceback
     ("scoutlab_game_event", "noted", "returned 'noted'; expected None: observers return nothing"),
 ])
 def test_an_answer_of_the_wrong_kind_is_refused_by_plugin_name(clean_env, hook, answer, expected):

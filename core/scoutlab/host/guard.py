@@ -15,6 +15,7 @@ from typing import Any
 import pluggy
 
 from scoutlab.base.errors import HookError
+from scoutlab.base.limits import excerpt
 from scoutlab.base.values import EndCondition, RoundEnd
 
 TRUSTED = "builtin"
@@ -28,10 +29,15 @@ def _boolean(value: Any, kwargs: dict[str, Any]) -> str | None:
     return None if isinstance(value, bool) else "expected True or False"
 
 
+#: The most a plugin may add to or take from a seat's round score: a total of 10**5000 breaks every statistic read from it.
+MAX_ADJUSTMENT = 1_000_000
+
+
 def _score_adjustments(value: Any, kwargs: dict[str, Any]) -> str | None:
     players = kwargs["state"].players
-    ints = isinstance(value, (list, tuple)) and all(type(x) is int for x in value)
-    return None if ints and len(value) == players else f"expected a list of {players} ints, one per seat"
+    ints = isinstance(value, (list, tuple)) and all(type(x) is int and -MAX_ADJUSTMENT <= x <= MAX_ADJUSTMENT for x in value)
+    return None if ints and len(value) == players else (
+        f"expected a list of {players} ints, one per seat, each from {-MAX_ADJUSTMENT:,} to {MAX_ADJUSTMENT:,}")
 
 
 def _end_conditions(value: Any, kwargs: dict[str, Any]) -> str | None:
@@ -129,7 +135,16 @@ def wrong_answer(plugin: str, hook: str, arguments: dict[str, Any], result: Any)
     """The error for an answer of the wrong kind (None is never one: it means no answer), else None."""
     check = CHECKS.get(hook)
     problem = None if result is None or check is None else check(result, arguments)
-    return HookError(plugin, hook, describe_arguments(arguments), f"returned {result!r}; {problem}") if problem else None
+    return HookError(plugin, hook, describe_arguments(arguments), f"returned {_answer(result)}; {problem}") if problem else None
+
+
+def _answer(value: Any) -> str:
+    """What a hook returned, quoted short: a list item by item, so a 5,000-digit score is named, not printed (or refused
+    by Python's own digit cap, which repr() of it raises)."""
+    if isinstance(value, (list, tuple)) and len(value) <= 20:
+        items = ", ".join(excerpt(item) for item in value)
+        return f"[{items}]" if isinstance(value, list) else f"({items}{',' * (len(value) == 1)})"
+    return excerpt(value, 200)
 
 
 def _guarded_condition(plugin: str, name: str, condition: EndCondition) -> EndCondition:
