@@ -440,3 +440,8 @@ def test_what_a_scout_takes_is_said_in_the_players_language():
     assert all("را برمی‌دارد" in line and line.count("\u2066") == line.count("\u2069") for line in scouts)
     english = play_with_every_screen("en", 80, "official", 3)
     assert re.search(r"^P\d \(.*\): scout \S+ \d+  \(takes \d+/\d+\)$", english, re.M), "English reads as before"
+
+
+def test_a_terminal_claiming_a_hundred_million_columns_is_laid_out_at_a_thousand(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "100000000")  # the layout tried every width up to it: a hang
+    assert screen.terminal_width() == screen.MAX_WIDTH == 1_000

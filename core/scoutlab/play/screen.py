@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 DIRECTION_MARKS = dict.fromkeys([0x200E, 0x200F, 0x061C, *range(0x202A, 0x202F), *range(0x2066, 0x206A)])
 #: The width the game is laid out for when it cannot ask the terminal (an 80x24 terminal's).
 WIDTH = 80
+MAX_WIDTH = 1_000  # wider than any screen: no table needs more room
 
 
 def without_direction_marks(text: str) -> str:
@@ -279,8 +280,9 @@ def all_legal(view: View, rules: Rules, width: int = 78) -> list[str]:
 
 
 def terminal_width() -> int:
-    """The terminal's width in columns now: $COLUMNS, else the terminal's own, else WIDTH (output to a file or a pipe)."""
-    return shutil.get_terminal_size((WIDTH, 24)).columns
+    """The terminal's width in columns now: $COLUMNS, else the terminal's own, else WIDTH (output to a file or a pipe);
+    at most MAX_WIDTH (COLUMNS=100000000 made the layout try every width up to it)."""
+    return min(shutil.get_terminal_size((WIDTH, 24)).columns, MAX_WIDTH)
 
 
 _ISOLATE_OPEN = dict.fromkeys("\u2066\u2067\u2068")
