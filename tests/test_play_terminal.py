@@ -445,3 +445,16 @@ def test_what_a_scout_takes_is_said_in_the_players_language():
 def test_a_terminal_claiming_a_hundred_million_columns_is_laid_out_at_a_thousand(monkeypatch):
     monkeypatch.setenv("COLUMNS", "100000000")  # the layout tried every width up to it: a hang
     assert screen.terminal_width() == screen.MAX_WIDTH == 1_000
+
+
+@pytest.mark.parametrize("lang", ["ar", "fa", "el", "bg"])
+@pytest.mark.parametrize("typed", ["dance", "show 3-1", "scout left flip", "show " + "1" * 200])
+def test_a_refused_move_is_said_in_the_player_s_language(lang, typed):
+    from scoutlab.engine.actions import NotationError, parse_action
+    from scoutlab.text.i18n import gettext_for
+    from scoutlab.text.notation_messages import translate_notation_error
+
+    with pytest.raises(NotationError) as error:
+        parse_action(typed)
+    said = translate_notation_error(str(error.value), gettext_for(lang))
+    assert said != str(error.value) and "not a move" not in said and "at most" not in said  # a 200-character move: English

@@ -16,6 +16,7 @@ TEMPLATES: tuple[str, ...] = (
     N_("{move}: 'show none' only follows a scout, in a Scout & Show"),
     N_("{move}: no hand holds more than {width} cards"),
     N_("{move}: no hand has a gap {gap}; gaps run from 0 to {width}"),
+    N_("{move} is not a move: a move is at most {count} characters"),
 )
 
 
