@@ -399,3 +399,9 @@ def test_legal_leaves_the_position_as_it_was(tmp_path: Path) -> None:
     before = dump_position(state)
     listing(state)
     assert dump_position(state) == before
+
+
+def test_a_missing_file_named_with_a_slash_is_said_to_be_missing(tmp_path) -> None:
+    with pytest.raises(PositionError) as error:
+        load_position(str(tmp_path / "nowhere"))  # was read as a one-word position first: "a position is a mapping..."
+    assert str(error.value) == f"{tmp_path / 'nowhere'}: $: no such file"

@@ -87,8 +87,12 @@ def load_position(path_or_text: str | os.PathLike[str], rules: Rules | None = No
 def _is_path(value: str | os.PathLike[str]) -> bool:
     if isinstance(value, os.PathLike):
         return True
-    # anything that exists is a path (a directory or a device is then refused as one, not read as YAML text)
-    return "\n" not in value and (os.path.exists(value) or value.endswith((".yaml", ".yml")))
+    # anything that exists is a path (a directory or a device is then refused as one, not read as YAML text), and so
+    # is a name with a slash and no mapping in it: `/nowhere` is a missing file, not a one-word position
+    if "\n" in value:
+        return False
+    looks_like_a_path = os.sep in value and ": " not in value and not value.lstrip().startswith(("{", "["))
+    return os.path.exists(value) or value.endswith((".yaml", ".yml")) or looks_like_a_path
 
 
 def _load_text(text: str, source: str, base_dir: str | None, rules: Rules | None) -> GameState:
