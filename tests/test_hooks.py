@@ -242,8 +242,18 @@ class Misbehaves:
 
     def act(self, view):
         answers = {"raise": lambda: 1 / 0, "text": lambda: "show 1", "none": lambda: None, "float": lambda: float(view.legal[0]),
-                   "bool": lambda: True, "illegal": lambda: 10**9, "line break": lambda: (_ for _ in ()).throw(ValueError("a\nb"))}
+                   "bool": lambda: True, "illegal": lambda: 10**9, "index": lambda: _Index(view.legal[0]), "line break": lambda: (_ for _ in ()).throw(ValueError("a\nb"))}
         return answers[self.answer]()
+
+
+class _Index:
+    """A whole number of another type, as numpy's int64 is: a code like any other."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def __index__(self):
+        return self.value
 
 
 class OffersMisbehaves:
@@ -267,6 +277,13 @@ def test_hook_bots_a_misbehaving_bot_is_one_line_naming_it(answer, said):
     with installed_plugin("misbehaving-bot", OffersMisbehaves()), pytest.raises(BotError) as error:
         play_game(rules, 3, make_bots([f"misbehaves:answer={answer}", "random", "random"], rules, 3, 9), 9)
     assert said in str(error.value) and "\n" not in str(error.value)
+
+
+def test_hook_bots_a_whole_number_of_another_type_is_played_as_its_code():
+    rules = rules_with("official")
+    with installed_plugin("misbehaving-bot", OffersMisbehaves()):
+        state = play_game(rules, 3, make_bots(["misbehaves:answer=index", "random", "random"], rules, 3, 9), 9)
+    assert state.is_over
 
 @pytest.mark.parametrize("build", ["installed", "source"])
 def test_hook_game_event_events_are_immutable_and_read_as_kind_round_data(build):

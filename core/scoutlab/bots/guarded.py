@@ -9,6 +9,7 @@ this process. A bot that must be bounded in time runs as `external:`, which has 
 
 from __future__ import annotations
 
+import operator
 import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -55,10 +56,11 @@ class GuardedBot:
             raise
         except Exception as exc:
             raise BotError(f"{where} failed: {_said(exc)}") from None
-        if type(code) is not int or code not in view.legal:  # a str, None, a bool or a code of no legal move
+        answer = _whole(code)  # numpy's int64 from an argmax is a code too; True (1) is not
+        if answer is None or answer not in view.legal:  # a str, None, a float, a bool or a code of no legal move
             raise BotError(f"{where} answered {excerpt(code)}, which is not one of the seat's {len(view.legal)} legal "
                            "action codes")
-        return code
+        return answer
 
     def __getattr__(self, attribute: str) -> Any:
         """The plugin bot's own attributes, as its author's code and tests read them."""
@@ -70,6 +72,16 @@ class GuardedBot:
         close = getattr(self.bot, "close", None)
         if close is not None:
             close()
+
+
+def _whole(value: Any) -> int | None:
+    """`value` as a plain int if it is a whole number of any integer type but bool, else None."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None
 
 
 def _said(exc: Exception) -> str:
