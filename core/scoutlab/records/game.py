@@ -62,8 +62,6 @@ RECORD_SCHEMA_ID = f"https://scoutlab.dev/schemas/record/{RECORD_VERSION}.json"
 # RoundEnd fields kept in a record and compared on replay, in the order a reader would check them.
 END_FIELDS = ("reason", "exempt", "scores", "captured", "chips_received", "chips_held", "cards_in_hand", "turns")
 MAX_PROBLEMS = 10  # a badly broken file lists this many problems, then a count
-MAX_SEAT = 7  # as the record schema says: seats of at most 8 players
-MAX_CODE = 999_999_999  # as the record schema says: a code of at most nine digits
 MAX_HAND_TEXT = 120  # characters of a recorded hand quoted in a message; a dealt hand of 12 cards takes under 60
 # What a record may hold, checked before anything reads it item by item: the most any variant can play
 # (100 rounds, 8 seats, a turn cap of 10,000 plus each seat's keep-or-flip, a deck of 30 numbers: 465
@@ -246,8 +244,16 @@ def _action_ok(action: Any) -> bool:
     if not isinstance(action, dict) or not {"seat", "action"} <= action.keys() <= {"seat", "action", "code"}:
         return False
     seat, text, code = action["seat"], action["action"], action.get("code", 0)
-    return (type(seat) is int and 0 <= seat <= MAX_SEAT and type(text) is str and text != ""
-            and type(code) is int and 0 <= code <= MAX_CODE)
+    most_seat, most_code = _action_bounds()
+    return (type(seat) is int and 0 <= seat <= most_seat and type(text) is str and text != ""
+            and type(code) is int and 0 <= code <= most_code)
+
+
+@functools.cache
+def _action_bounds() -> tuple[int, int]:
+    """The highest seat and action code the record schema allows: read from it, so the fast check never drifts."""
+    defs = record_schema()["$defs"]
+    return defs["seat"]["maximum"], defs["action"]["properties"]["code"]["maximum"]
 
 
 def _schema_view(record: Any) -> tuple[Any, list[tuple[tuple[Any, ...], Any, str]]]:
