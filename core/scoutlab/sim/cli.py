@@ -7,7 +7,6 @@ import csv
 import importlib.util
 import io
 import json
-import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -177,7 +176,7 @@ def check_outputs(args: argparse.Namespace, specs: list[str]) -> None:
     for name in (*FILE_OPTIONS, "plots"):
         if getattr(args, name, None) == "":  # would be skipped as not given
             raise ValueError(f"--{name.replace('_', '-')} needs a file name, not ''")
-    files.check_outputs(outputs(args), reads=[spec for spec in specs if os.path.isfile(spec)])
+    files.check_outputs(outputs(args), reads=specs)  # a shipped name is no file: check_output passes it by
     if args.plots and Path(args.plots).exists() and not Path(args.plots).is_dir():
         raise ValueError(f"cannot write --plots into {args.plots}: it is a file, not a folder")
 
