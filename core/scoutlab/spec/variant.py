@@ -417,9 +417,9 @@ def _check_deal_fits(view: _View) -> Iterator[tuple[JsonPath, str] | _Finding]:
         rounds = n if count == "per_player" else count
         needed = hand * n * rounds
         if needed > left:
-            over = f" x {rounds} rounds (shuffle: once)" if shuffle == "once" else ""
+            over = f" x {rounds} rounds (shuffle: once)" if shuffle == "once" and rounds > 1 else ""
             yield ("deal", "hand_size", str(n)), (
-                f"dealing {hand} cards to each of {n} players{over} needs {needed} cards, "
+                f"dealing {hand} card{'s' * (hand != 1)} to each of {n} players{over} needs {needed} cards, "
                 f"but the deck holds only {left} for {n} players"
             ), (*_DECK, ("deck", "remove", str(n)), ("deal", "shuffle"), ("rounds", "count"))
 

@@ -42,8 +42,10 @@ TEMPLATES: tuple[str, ...] = (
     N_("{card} is not a card: its two numbers must differ"),
     N_("{card} is not in the deck: numbers run from {lowest} to {highest}"),
     N_("no card carries {number}: numbers run from {lowest} to {highest}"),
-    N_("dealing {hand} cards to each of {players} players needs {needed} cards, but the deck holds only {left} for {players} players"),
-    N_("dealing {hand} cards to each of {players} players x {rounds} rounds (shuffle: once) needs {needed} cards, but the deck holds only {left} for {players} players"),
+    "dealing {hand} cards to each of {players} players needs {needed} cards, but the deck holds only {left} for {players} players",
+    "dealing {hand} card to each of {players} players needs {needed} cards, but the deck holds only {left} for {players} players",
+    "dealing {hand} cards to each of {players} players x {rounds} rounds (shuffle: once) needs {needed} cards, but the deck holds only {left} for {players} players",
+    "dealing {hand} card to each of {players} players x {rounds} rounds (shuffle: once) needs {needed} cards, but the deck holds only {left} for {players} players",
     N_("seat {seat} does not exist with {players} players (seats are 0 to {last})"),
     N_("plugin {name} is listed twice"),
     N_("plugin {name} is installed but {why}"),
@@ -190,6 +192,13 @@ COUNTED: tuple[tuple[tuple[str, str], str], ...] = (
      "count"),
     (N_plural("{strangers} of its {count} top-level key is not a spec's key",
               "{strangers} of its {count} top-level keys are not a spec's keys"), "count"),
+    (N_plural("dealing {hand} card to each of {players} players needs {needed} cards, but the deck holds only {left} for {players} players",
+              "dealing {hand} cards to each of {players} players needs {needed} cards, but the deck holds only {left} for {players} players"),
+     "hand"),
+    (N_plural("dealing {hand} card to each of {players} players x {rounds} rounds (shuffle: once) needs {needed} cards, "
+              "but the deck holds only {left} for {players} players",
+              "dealing {hand} cards to each of {players} players x {rounds} rounds (shuffle: once) needs {needed} cards, "
+              "but the deck holds only {left} for {players} players"), "hand"),
 )
 _COUNTED = {form: (forms, field) for forms, field in COUNTED for form in forms}
 
