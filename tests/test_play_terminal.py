@@ -126,6 +126,22 @@ def test_plain_text_when_output_is_not_a_terminal():
     assert "keep, flip" in result.stdout  # the hint at round start
 
 
+@pytest.mark.parametrize("encoding, lang, shown", [("ascii", "en", False), ("ascii", "ar", False), ("cp1256", "ar", False),
+                                                    ("cp1253", "el", True), ("utf-8", "fa", True)])
+def test_a_terminal_that_cannot_show_the_game_is_told_so_before_the_deal(encoding, lang, shown):
+    result = subprocess.run(
+        [sys.executable, "-m", "scoutlab.cli", "play", "--seed", "2", "--bots", "random", "--lang", lang],
+        input=b"quit\n", capture_output=True, timeout=60, env={**os.environ, "PYTHONIOENCODING": encoding},
+    )
+    err = result.stderr.decode(encoding)
+    if shown:  # Greek's own code page holds its letters and the dot: the game is played
+        assert result.returncode == 0 and err == "", err
+    else:  # it was Python's codec error, after the first line
+        assert result.returncode == 1 and result.stdout == b"", result.stdout
+        assert err == (f"scoutlab play: this terminal's encoding ({encoding}) cannot show the game in '{lang}'; "
+                       "set a UTF-8 locale (for example LANG=C.UTF-8) or PYTHONIOENCODING=utf-8\n")
+
+
 @pytest.mark.parametrize("args, message", [
     (["--seat", "3", "--variant", "two-player"], "--seat 3: seats run from 1 to 2"),
     (["--players", "7"], "variant 'official' is for 3, 4, 5 players, not 7"),

@@ -56,14 +56,33 @@ def run(args: argparse.Namespace) -> int:
     labels: list[str | None] = [None] * players  # each bot as given, options included: "P2 (mcts:seconds=0.8)"
     for s, name in zip(others, names):
         bots[s], labels[s] = make_bot(name, rules, bot_seed(seed, s)), name
+    lang = args.lang or _locale_language()
+    _check_terminal(sys.stdout, lang)
     color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty() and not os.environ.get("NO_COLOR"))
     game = TerminalGame(rules, rules.new_game(players, seed), seat, bots, ask=input, out=sys.stdout, labels=labels,
-                        color=color, lang=args.lang or _locale_language(), delay=args.delay,
+                        color=color, lang=lang, delay=args.delay,
                         pause=sys.stdin.isatty())  # a piped script of moves has nobody to press Enter
     try:
         return game.run()
     finally:
         close_bots([bot for bot in bots if bot is not None])  # nothing a bot started outlives the match
+
+
+def _check_terminal(out, lang: str | None) -> None:
+    """Refuse before the deal a terminal that cannot show the game's words; the codec would stop it at the first line."""
+    from scoutlab.text.i18n import gettext_for, is_rtl, left_to_right, normalize
+
+    encoding = getattr(out, "encoding", None) or "utf-8"
+    sample = gettext_for(lang)("Round {number} of {rounds}", number=1, rounds=5) + " · "  # the language's letters, and the dot
+    if is_rtl(normalize(lang)):
+        sample += left_to_right("P1")  # the isolates that keep numbers in order inside right-to-left lines
+    try:
+        sample.encode(encoding)
+    except UnicodeEncodeError:
+        raise ValueError(f"this terminal's encoding ({encoding}) cannot show the game in {normalize(lang)!r}; "
+                         "set a UTF-8 locale (for example LANG=C.UTF-8) or PYTHONIOENCODING=utf-8") from None
+    except LookupError:  # an encoding Python does not know: the first line will say so, as it would anyway
+        pass
 
 
 def _locale_language() -> str | None:
