@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import pickle
+import sys
 from types import MappingProxyType
 
 import pytest
@@ -239,10 +240,13 @@ class Misbehaves:
         self.name, self.answer = "misbehaves", options.get("answer", "raise")
         if self.answer == "no bot":
             raise RuntimeError("no bot today")
+        if self.answer == "exit at birth":
+            sys.exit("not today")
 
     def act(self, view):
         answers = {"raise": lambda: 1 / 0, "text": lambda: "show 1", "none": lambda: None, "float": lambda: float(view.legal[0]),
-                   "bool": lambda: True, "illegal": lambda: 10**9, "index": lambda: _Index(view.legal[0]), "line break": lambda: (_ for _ in ()).throw(ValueError("a\nb"))}
+                   "bool": lambda: True, "illegal": lambda: 10**9, "index": lambda: _Index(view.legal[0]), "line break": lambda: (_ for _ in ()).throw(ValueError("a\nb")),
+                   "exit": lambda: sys.exit(4)}
         return answers[self.answer]()
 
 
@@ -271,6 +275,8 @@ class OffersMisbehaves:
     ("illegal", "answered 1000000000, which is not one of"),  # named no bot: "action code 1000000000 is outside ..."
     ("line break", "failed: ValueError: 'a\\nb'"),  # one line
     ("no bot", "bot 'misbehaves' could not be made: RuntimeError: 'no bot today'"),
+    ("exit", "bot 'misbehaves' (P1) failed: SystemExit: '4'"),  # each ended the run without a word
+    ("exit at birth", "bot 'misbehaves' could not be made: SystemExit: 'not today'"),
 ])
 def test_hook_bots_a_misbehaving_bot_is_one_line_naming_it(answer, said):
     rules = rules_with("official")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+import sys
 
 import pytest
 
@@ -144,8 +145,9 @@ def test_plugins_reports_a_plugin_that_fails_to_load_and_exits_1(clean_env, caps
 class Fails:
     """Implements one hook, which raises (or answers `answer`) while `armed` is set."""
 
-    def __init__(self, hook: str, answer=None, raises: bool = True):
+    def __init__(self, hook: str, answer=None, raises: bool = True, error: BaseException | None = None):
         self.armed, self.answer, self.raises = True, answer, raises
+        self.error = error or ZeroDivisionError("the house rule divided by zero")
         fail = self.fail
 
         def scoutlab_classify_show(values):
@@ -176,7 +178,7 @@ class Fails:
         if not self.armed:
             return default
         if self.raises:
-            raise ZeroDivisionError("the house rule divided by zero")
+            raise self.error
         return self.answer
 
 
@@ -269,6 +271,30 @@ def test_end_conditions_and_observers_that_raise_are_named_and_undone(clean_env,
     assert code is not None
     assert str(error).startswith("plugin 'fragile' raised ZeroDivisionError") and where in str(error)
     assert str(error).endswith("; the game state is unchanged")
+
+
+@pytest.mark.parametrize("hook", ["scoutlab_classify_show", "scoutlab_score_round", "scoutlab_game_event",
+                                  "scoutlab_end_conditions"])
+def test_a_hook_that_calls_sys_exit_is_a_plugin_error_and_undone(clean_env, hook):
+    with installed_plugin("quitter", Fails(hook, error=SystemExit(3))):  # it ended the whole run without a word
+        extra = {"end_conditions": ["hand_emptied", "everyone_scouted", "never"]} if hook.endswith("conditions") else {}
+        _state, code, error = play_until_failure(rules_with("official", ["quitter"], **extra))
+    assert str(error).startswith("plugin 'quitter' raised SystemExit: 3 in ")
+    assert code is None or str(error).endswith("; the game state is unchanged")
+
+
+def test_a_plugin_that_calls_sys_exit_as_it_loads_is_named(clean_env, capsys, tmp_path):
+    class Quits:
+        @staticmethod
+        def make_plugin(config):
+            sys.exit(5)
+
+    spec = tmp_path / "quits.yaml"
+    spec.write_text("extends: official\nname: quits\nplugins: [quits]\n")
+    with installed_plugin("quits", Quits()):
+        code = main(["game", "--variant", str(spec), "--players", "3", "--seed", "1", "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 1 and "plugin 'quits' rejected its config {}: it called sys.exit(5)" in err and err.count("\n") == 1
 
 
 @pytest.mark.parametrize("hook, answer, expected", [

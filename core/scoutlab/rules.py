@@ -188,7 +188,7 @@ class Rules:
     # -- plugin code the engine calls mid-action ---------------------------------------------
 
     @staticmethod
-    def adjuster_error(plugin: str, end: RoundEnd, state: object, exc: Exception | None, answer: object) -> HookError | None:
+    def adjuster_error(plugin: str, end: RoundEnd, state: object, exc: BaseException | None, answer: object) -> HookError | None:
         """The error for a score adjuster that raised `exc`, or else answered `answer` (None: a fitting answer)."""
         arguments = {"state": state, "end": end}
         if exc is not None:
@@ -196,7 +196,7 @@ class Rules:
         return wrong_answer(plugin, "scoutlab_score_round", arguments, answer)
 
     @staticmethod
-    def observer_error(plugin: str, event: Event, state: object, exc: Exception | None, answer: object) -> HookError:
+    def observer_error(plugin: str, event: Event, state: object, exc: BaseException | None, answer: object) -> HookError:
         """The error for an observer that raised `exc`, or else answered something other than None."""
         arguments = {"event": event, "state": state}
         if exc is not None:

@@ -23,6 +23,11 @@ class PluginError(Exception):
     """A plugin that cannot be found, loaded or configured."""
 
 
+# What a plugin's code may raise that is its own failure: sys.exit() in a hook ended a whole run without a
+# word; KeyboardInterrupt is the person at the keyboard, and still stops the run.
+PLUGIN_FAILURES: tuple[type[BaseException], ...] = (Exception, SystemExit)
+
+
 class HookError(PluginError):
     """A plugin's hook raised or returned a value of the wrong kind."""
 

@@ -14,7 +14,7 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from scoutlab.base.errors import BotError
+from scoutlab.base.errors import PLUGIN_FAILURES, BotError
 from scoutlab.base.limits import excerpt
 
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ class PluginFactory:
             bot = self.factory(rules, rng, options)
         except BotError:
             raise
-        except Exception as exc:  # the plugin's own error, said as one line that names it
+        except PLUGIN_FAILURES as exc:  # the plugin's own error, said as one line that names it
             raise BotError(f"bot {self.name!r} could not be made: {_said(exc)}") from None
         return GuardedBot(self.name, bot)
 
@@ -54,7 +54,7 @@ class GuardedBot:
             code = self.bot.act(view)
         except BotError:
             raise
-        except Exception as exc:
+        except PLUGIN_FAILURES as exc:
             raise BotError(f"{where} failed: {_said(exc)}") from None
         answer = _whole(code)  # numpy's int64 from an argmax is a code too; True (1) is not
         if answer is None or answer not in view.legal:  # a str, None, a float, a bool or a code of no legal move
@@ -84,5 +84,5 @@ def _whole(value: Any) -> int | None:
         return None
 
 
-def _said(exc: Exception) -> str:
+def _said(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {excerpt(str(exc), 200)}"  # excerpt: a line break in it stays on one line

@@ -116,9 +116,9 @@ class CompiledRules(Protocol):
     def adjusters(self) -> Sequence[Adjuster]: ...
 
     # The plugin host words a failed plugin's error; the rules carry the wording here, so the engine imports no host.
-    def adjuster_error(self, plugin: str, end: RoundEnd, state: object, exc: Exception | None,
+    def adjuster_error(self, plugin: str, end: RoundEnd, state: object, exc: BaseException | None,
                        answer: object) -> HookError | None: ...
-    def observer_error(self, plugin: str, event: Event, state: object, exc: Exception | None,
+    def observer_error(self, plugin: str, event: Event, state: object, exc: BaseException | None,
                        answer: object) -> HookError: ...
 
 

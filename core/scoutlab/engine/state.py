@@ -177,7 +177,7 @@ class GameState(Table, Generic[R]):
                 return True
         return False
 
-    def _adjuster_error(self, plugin: str, end: RoundEnd, exc: Exception | None, answer: object) -> BaseException | None:
+    def _adjuster_error(self, plugin: str, end: RoundEnd, exc: BaseException | None, answer: object) -> BaseException | None:
         if isinstance(exc, HookError):
             return exc  # already names its plugin (e.g. a game played inside an adjuster)
         return self.rules.adjuster_error(plugin, end, self, exc, answer)
@@ -186,7 +186,7 @@ class GameState(Table, Generic[R]):
         """Tell the observers (see `turns._observe`)."""
         turns._observe(self, event)
 
-    def _observer_error(self, plugin: str, event: Event, exc: Exception | None, answer: object) -> BaseException:
+    def _observer_error(self, plugin: str, event: Event, exc: BaseException | None, answer: object) -> BaseException:
         if isinstance(exc, HookError):
             return exc  # already names its plugin (e.g. a game played inside an observer)
         # The plugin host words the error; the rules carry it here, so the engine needs no host import.

@@ -321,7 +321,7 @@ class Table:
         """Make this state again what it was before the action that raised `exc` (its first `done` actions)."""
         raise NotImplementedError
 
-    def _observer_error(self, plugin: str, event: Any, exc: Exception | None, answer: Any) -> BaseException:
+    def _observer_error(self, plugin: str, event: Any, exc: BaseException | None, answer: Any) -> BaseException:
         """The error to raise for an observer that raised `exc`, or else answered something other than None."""
         raise NotImplementedError
 
@@ -333,7 +333,7 @@ class Table:
         """Check the rules' end conditions through their functions; end the round and say True if one holds."""
         raise NotImplementedError
 
-    def _adjuster_error(self, plugin: str, end: Any, exc: Exception | None, answer: Any) -> BaseException | None:
+    def _adjuster_error(self, plugin: str, end: Any, exc: BaseException | None, answer: Any) -> BaseException | None:
         """The error to raise for a score adjuster that raised `exc`, or else answered `answer` (None if it fits)."""
         raise NotImplementedError
 
@@ -520,7 +520,7 @@ def _observe(t: Table, event: Any) -> None:
     for plugin, observe in t.observers:
         try:
             answer = observe(event, t)
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:  # sys.exit() in a plugin is its failure, as base.errors.PLUGIN_FAILURES says
             error = t._observer_error(plugin, event, exc, None)
             if error is exc:
                 raise  # a plugin error of its own, which already names its plugin
@@ -683,7 +683,7 @@ def _adjusted(t: Table, end: Any, scores: list[int]) -> Any:
     for plugin, adjust in t.adjusters:
         try:
             answer = adjust(t, end)
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:  # as in _observe
             error = t._adjuster_error(plugin, end, exc, None)
             if error is None or error is exc:
                 raise  # a plugin error of its own, which already names its plugin

@@ -14,7 +14,7 @@ from typing import Any
 
 import pluggy
 
-from scoutlab.base.errors import HookError
+from scoutlab.base.errors import PLUGIN_FAILURES, HookError
 from scoutlab.base.limits import excerpt
 from scoutlab.base.values import EndCondition, RoundEnd
 
@@ -117,7 +117,7 @@ def call_checked(plugin: str, hook: str, function: Callable[..., Any], argnames:
         result = function(*map(arguments.__getitem__, argnames))
     except HookError:
         raise  # already names its plugin (e.g. a game played inside an observer)
-    except Exception as exc:
+    except PLUGIN_FAILURES as exc:
         raise raised(plugin, hook, arguments, exc) from exc
     if result is not None:  # None, no answer, is always allowed: the usual case costs no check
         error = wrong_answer(plugin, hook, arguments, result)
@@ -126,7 +126,7 @@ def call_checked(plugin: str, hook: str, function: Callable[..., Any], argnames:
     return result
 
 
-def raised(plugin: str, hook: str, arguments: dict[str, Any], exc: Exception) -> HookError:
+def raised(plugin: str, hook: str, arguments: dict[str, Any], exc: BaseException) -> HookError:
     """The error for a hook implementation that raised `exc` when called with `arguments`."""
     return HookError(plugin, hook, describe_arguments(arguments), f"raised {type(exc).__name__}: {exc}")
 
@@ -156,7 +156,7 @@ def _guarded_condition(plugin: str, name: str, condition: EndCondition) -> EndCo
             return bool(check(state))
         except HookError:
             raise
-        except Exception as exc:
+        except PLUGIN_FAILURES as exc:
             raise HookError(plugin, f"the check of end condition {name!r}", None,
                             f"raised {type(exc).__name__}: {exc}") from exc
 

@@ -20,7 +20,8 @@ from typing import Any
 
 import pluggy
 
-from scoutlab.base.errors import PluginError
+from scoutlab.base.errors import PLUGIN_FAILURES, PluginError
+from scoutlab.base.limits import excerpt
 from scoutlab.host import builtin, hookspecs
 from scoutlab.host.guard import guard
 
@@ -87,6 +88,10 @@ def unknown_plugin_message(name: str, known: list[str]) -> str:
     return f"unknown plugin {name!r}{hint} (installed: {', '.join(sorted(known)) or 'none'})"
 
 
+def _why(exc: BaseException) -> str:
+    return f"it called sys.exit({excerpt(exc.code)})" if isinstance(exc, SystemExit) else str(exc)
+
+
 def load_plugin(name: str, config: dict[str, Any]) -> object:
     """Load a plugin by name and apply its config through its `make_plugin(config)` factory, if any."""
     found = available_plugins()
@@ -97,14 +102,14 @@ def load_plugin(name: str, config: dict[str, Any]) -> object:
         raise PluginError(unknown_plugin_message(name, list(found)))
     try:
         obj = found[name].load()
-    except Exception as exc:  # a broken plugin must not take the program down with a traceback
-        raise PluginError(f"plugin {name!r} failed to load: {exc}") from exc
+    except PLUGIN_FAILURES as exc:  # a broken plugin must not take the program down with a traceback
+        raise PluginError(f"plugin {name!r} failed to load: {_why(exc)}") from exc
     factory = getattr(obj, "make_plugin", None)
     if factory is not None:
         try:
             return factory(config)
-        except Exception as exc:
-            raise PluginError(f"plugin {name!r} rejected its config {config!r}: {exc}") from exc
+        except PLUGIN_FAILURES as exc:
+            raise PluginError(f"plugin {name!r} rejected its config {config!r}: {_why(exc)}") from exc
     if config:
         raise PluginError(f"plugin {name!r} takes no config, but the spec gives {config!r}")
     return obj
@@ -151,7 +156,7 @@ def offered_end_conditions(plugin: object) -> list[str]:
         return []
     try:
         offered = hook()
-    except Exception:  # a plugin that fails here is reported where the hook is called for the rules
+    except PLUGIN_FAILURES:  # a plugin that fails here is reported where the hook is called for the rules
         return []
     return [name for name in offered if isinstance(name, str)] if isinstance(offered, dict) else []
 
@@ -166,7 +171,7 @@ def plugins_offering(condition: str, listed: set[str]) -> list[str]:
             obj = ep.load()
             factory = getattr(obj, "make_plugin", None)
             candidates = [obj] + ([factory({})] if factory is not None else [])
-        except Exception:  # a broken or config-hungry plugin offers nothing here; `scoutlab plugins` says why
+        except PLUGIN_FAILURES:  # a broken or config-hungry plugin offers nothing here; `scoutlab plugins` says why
             continue
         if any(condition in offered_end_conditions(c) for c in candidates):
             found.append(name)
@@ -181,7 +186,7 @@ def plugin_summary(plugin: object, name: str) -> str | None:
     if ep is not None:
         try:
             module = ep.load()
-        except Exception:  # registered, so it loaded once; a second failure leaves only the object
+        except PLUGIN_FAILURES:  # registered, so it loaded once; a second failure leaves only the object
             module = None
         if module is not None and module is not plugin:
             sources.append(module)
@@ -205,7 +210,7 @@ def bot_factories() -> dict[str, object]:
             continue
         try:
             pm.register(ep.load(), name=name)
-        except Exception:
+        except PLUGIN_FAILURES:
             continue  # a plugin that fails to load offers no bots; the rules path reports it
     guard(pm)
     found: dict[str, object] = {}
