@@ -593,3 +593,18 @@ def test_validate_names_a_long_or_escaped_path_in_a_line_a_terminal_can_show(cap
     err = capsys.readouterr().err
     assert max(len(line) for line in err.splitlines()) < 600 and "(6," in err  # the path was printed whole
     assert "\x1b" not in err and "\\x1b[2J" in err  # a terminal would have cleared its screen
+
+
+@pytest.mark.parametrize("command, said", [
+    (["validate", "{dir}/bad\nname.yaml"], "bad\\nname.yaml:2: $.deal.hand_size.4: dealing 40 cards"),
+    (["game", "--players", "4", "--variant", "{dir}/bad\nname.yaml"], "bad\\nname.yaml:2: $.deal.hand_size.4"),
+    (["compare", "official", "{dir}/bad\nname.yaml"], "bad\\nname.yaml:2: $.deal.hand_size.4"),
+    (["replay", "{dir}/no\nsuch.json"], "no\\nsuch.json: no such file"),
+    (["replay", "{dir}/bad\rrecord.json"], "bad\\rrecord.json: not valid JSON"),
+    (["simulate", "official", "--json", "{dir}/no\nfolder/x.json"], "there is no folder {dir}/no\\nfolder"),
+])
+def test_a_line_break_in_a_file_s_name_does_not_split_the_line(tmp_path, capsys, command, said):
+    (tmp_path / "bad\nname.yaml").write_text("extends: official\ndeal: {hand_size: {4: 40}}\nname: bad\n")
+    (tmp_path / "bad\rrecord.json").write_text("{")
+    err = one_line_error(capsys, [part.format(dir=tmp_path) for part in command])
+    assert said.format(dir=tmp_path) in err

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
+from scoutlab.base.limits import on_one_line
+
 
 class IllegalAction(ValueError):
     """An action the rules do not allow here; the message names the rule."""
@@ -59,7 +61,8 @@ class Problem(NamedTuple):
     message: str
 
     def __str__(self) -> str:
-        where = self.file if self.line is None else f"{self.file}:{self.line}"
+        file = on_one_line(self.file)  # a line break in a file's name must not split the problem's line
+        where = file if self.line is None else f"{file}:{self.line}"
         return f"{where}: {self.path}: {self.message}"
 
 

@@ -17,6 +17,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TextIO
 
+from scoutlab.base.limits import on_one_line
+
 
 class NoReader(OSError):
     """A named pipe that no program reads."""
@@ -29,13 +31,13 @@ def check_output(option: str, path: str, reads: Iterable[str] = ()) -> None:
     """
     if path == "-":
         return
-    named = f"{option} {path}"  # as given: the command line escapes what a terminal would obey
+    named = f"{option} {on_one_line(path)}"  # as given: the command line escapes what a terminal would obey
     target = Path(path)
     if target.is_dir():
         raise ValueError(f"cannot write {named}: it is a folder; give a file name")
     folder = target.absolute().parent
     if not folder.is_dir():
-        raise ValueError(f"cannot write {named}: there is no folder {folder}")
+        raise ValueError(f"cannot write {named}: there is no folder {on_one_line(str(folder))}")
     for source in reads:
         if target.exists() and Path(source).exists() and os.path.samefile(target, source):
             raise ValueError(f"cannot write {named}: the command reads that file; give another name")
@@ -44,7 +46,7 @@ def check_output(option: str, path: str, reads: Iterable[str] = ()) -> None:
     try:
         probe_folder(folder)
     except OSError as exc:
-        raise ValueError(f"cannot write {named}: no file can be made in {folder} ({exc.strerror or exc})") from None
+        raise ValueError(f"cannot write {named}: no file can be made in {on_one_line(str(folder))} ({exc.strerror or exc})") from None
 
 
 def probe_folder(folder: str | os.PathLike[str]) -> None:
@@ -64,7 +66,7 @@ def check_outputs(named: Iterable[tuple[str, str]], reads: Iterable[str] = ()) -
             continue
         key = os.path.realpath(path)
         if key in seen:
-            raise ValueError(f"{seen[key]} and {option} both name {path}: each output needs a file of its own")
+            raise ValueError(f"{seen[key]} and {option} both name {on_one_line(path)}: each output needs a file of its own")
         seen[key] = option
 
 

@@ -121,6 +121,13 @@ def shown_safely(text: str) -> str:
     return _UNSHOWABLE.sub(lambda found: found.group().encode("unicode_escape", "backslashreplace").decode("ascii"), text)
 
 
+def on_one_line(name: str) -> str:
+    """A name (a path, a variant's name) for a one-line message: also its line breaks and tabs escaped, as the
+    terminal would otherwise break the message there."""
+    return _UNSHOWABLE_IN_A_LINE.sub(lambda found: found.group().encode("unicode_escape", "backslashreplace").decode("ascii"),
+                                     name).replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+
 def printable(message: str, width: int = 500) -> str:
     """A message as a terminal gets it: control characters escaped, each line cut to `width` (a message names where
     and why; it never replays an input)."""

@@ -70,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _check_terminal(out, lang: str | None) -> None:
     """Refuse before the deal a terminal that cannot show the game's words; the codec would stop it at the first line."""
+    # imported when the command runs, as in run()
     from scoutlab.text.i18n import gettext_for, is_rtl, left_to_right, normalize
 
     encoding = getattr(out, "encoding", None) or "utf-8"

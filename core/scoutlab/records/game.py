@@ -40,6 +40,7 @@ from scoutlab.base.limits import (
     first_unshowable,
     json_mistake,
     loads_json,
+    on_one_line,
     read_capped,
     unreadable,
 )
@@ -155,17 +156,19 @@ def save_record(record: dict[str, Any], path: str | os.PathLike[str]) -> None:
 
 def load_record(path: str | os.PathLike[str]) -> dict[str, Any]:
     """Read and check a record file; raises RecordError naming the file, the JSON path and the reason."""
+    named = on_one_line(os.fspath(path))
     try:
         text = read_capped(os.fspath(path), MAX_RECORD_BYTES, "the record", encoding="utf-8-sig")  # a BOM some editors add is no reason to refuse
     except InputTooLarge as exc:
-        raise RecordError(f"{os.fspath(path)}: {exc}") from None
+        raise RecordError(f"{named}: {exc}") from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise RecordError(f"{os.fspath(path)}: {unreadable(exc, 'a record')}") from None
+        raise RecordError(f"{named}: {unreadable(exc, 'a record')}") from None
     return parse_record(text, os.fspath(path))
 
 
 def parse_record(text: str, source: str = "<record>") -> dict[str, Any]:
     """Parse and check a record's JSON text (e.g. uploaded); raises RecordError."""
+    source = on_one_line(source)
     try:
         record = loads_json(text)
     except json.JSONDecodeError as exc:
