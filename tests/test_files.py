@@ -93,6 +93,19 @@ def test_a_simulation_never_writes_its_report_over_its_spec(tmp_path, capsys):
     assert spec.read_text() == "extends: official\nname: house\n"
 
 
+@pytest.mark.parametrize("command", [["simulate", "{child}"], ["compare", "official", "{child}"],
+                                     ["sweep", "{child}", "--set", "scoring.captured_card=1,2"]])
+def test_no_run_writes_over_a_file_its_spec_extends(tmp_path, capsys, command):
+    parent, child = tmp_path / "parent.yaml", tmp_path / "sub" / "child.yaml"
+    parent.write_text("extends: official\nname: parent\n")
+    child.parent.mkdir()
+    child.write_text("extends: ../parent.yaml\nname: child\n")
+    args = [part.format(child=child) for part in command]
+    assert main([*args, "--games", "2", "--workers", "1", "--strong", "none", "--json", str(parent)]) == 1
+    assert f"cannot write --json {parent}: the command reads that file" in capsys.readouterr().err
+    assert parent.read_text() == "extends: official\nname: parent\n"
+
+
 def test_a_link_is_written_through_never_replaced(tmp_path):
     kept = tmp_path / "kept.json"
     kept.write_text("old")

@@ -20,6 +20,7 @@ from scoutlab.sim.gamedata import TABLES, CsvSink, GameData, ParquetSink, requir
 from scoutlab.sim.results import Report
 from scoutlab.sim.sweep import sweep
 from scoutlab.sim.table import print_report
+from scoutlab.spec.variant import SpecError, load_spec
 
 
 def add_run_arguments(parser: argparse.ArgumentParser, games: int) -> None:
@@ -71,7 +72,7 @@ def run_command(command: str, specs: list[tuple[str, int | None]], args: argpars
     require_extras(["rich", "numpy"] + (["matplotlib"] if args.plots or args.report else []))
     if args.games_parquet or args.rounds_parquet:
         require_pandas("--games-parquet and --rounds-parquet", ("pyarrow",))
-    check_outputs(args, [spec for spec, _ in specs])  # before the run, so a typo in a path does not cost the run
+    check_outputs(args, [read for spec, _ in specs for read in _files_read(spec)])  # before the run: a typo costs no run
 
     strong = None if args.strong.lower() in ("none", "") else args.strong
     options = {"bots": split_bots(args.bots), "seed": args.seed, "workers": args.workers, "backend": args.backend,
@@ -168,6 +169,14 @@ def require_extras(modules: list[str]) -> None:
     missing = [m for m in modules if importlib.util.find_spec(m) is None]
     if missing:
         raise ValueError(f"this needs {', '.join(missing)}: pip install 'scoutlab[sim]'")
+
+
+def _files_read(spec: str) -> tuple[str, ...]:
+    """The spec files a run reads for `spec`: it and every file its `extends` chain names (an output must be none)."""
+    try:
+        return load_spec(spec).chain
+    except SpecError:  # the run says why, naming the file, when it loads the spec
+        return (spec,)
 
 
 def check_outputs(args: argparse.Namespace, specs: list[str]) -> None:
