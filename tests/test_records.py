@@ -4,6 +4,7 @@ and the bad-record corpus (tests/bad_records/, described in its expected.yaml)."
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import jsonschema
@@ -128,10 +129,14 @@ def test_schema_problems_are_all_listed_with_their_json_paths():
     record["seed"] = "four"
     record["rounds"][1]["actions"][0]["seat"] = -1
     del record["totals"]
+    record["rounds"][0]["extra"] = 1
     with pytest.raises(RecordError) as error:
         parse_record(json.dumps(record), "r.json")
     lines = str(error.value).splitlines()
-    assert "r.json: $: 'totals' is a required property" in lines
+    assert "r.json: $: missing required key 'totals'" in lines  # as a spec's problems are worded, not jsonschema's
+    assert "r.json: $.rounds[0].extra: unknown key 'extra' (allowed here: deal, actions, end)" in lines
+    with pytest.raises(RecordError, match=re.escape("r.json: $.rounds: must list at least 1 item")):
+        parse_record(json.dumps({**record, "rounds": []}), "r.json")
     assert "r.json: $.seed: expected a whole number, got the string 'four'" in lines
     assert "r.json: $.rounds[1].actions[0].seat: must be at least 0, got -1" in lines
 

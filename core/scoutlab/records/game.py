@@ -50,7 +50,7 @@ from scoutlab.engine.state import IllegalAction
 from scoutlab.match import make_bots, play_game
 from scoutlab.rules import Rules, load_rules
 from scoutlab.spec import schema_words
-from scoutlab.spec.source import render_path
+from scoutlab.spec.source import JsonPath, render_path
 from scoutlab.spec.variant import SpecError, load_spec_text, shipped_variants
 from scoutlab.text.log import game_log, replay_steps
 
@@ -191,13 +191,16 @@ def check_record(record: Any, source: str = "<record>") -> None:
         raise RecordError(f"{source}: {over}")
     # The bulk (actions, dealt cards) is checked in Python; the schema reads the rest, and each doubted item alone.
     view, doubted = _schema_view(record)
-    found = [(tuple(e.absolute_path), e) for e in islice(_validator().iter_errors(view), _SCHEMA_ERRORS_READ)]
+    found: list[tuple[JsonPath, jsonschema.ValidationError]] = [
+        ((), e) for e in islice(_validator().iter_errors(view), _SCHEMA_ERRORS_READ)]
     for prefix, item, kind in doubted:
-        found += [(prefix + tuple(e.absolute_path), e) for e in _item_validator(kind).iter_errors(item)]
+        found += [(prefix, e) for e in _item_validator(kind).iter_errors(item)]
+    # Worded as a spec's problems are (one error may name several places, e.g. each unknown key).
+    said = [(prefix + path, why) for prefix, e in found for path, why in schema_words.explain(e, _record_words)]
     # In document order: array positions as numbers, so rounds[2] comes before rounds[10].
-    found.sort(key=lambda pair: [(isinstance(p, str), p) for p in pair[0]])
-    if found:
-        problems = [f"{source}: {render_path(path)}: {_reason(e)}" for path, e in found]
+    said.sort(key=lambda pair: [(isinstance(p, str), p) for p in pair[0]])
+    if said:
+        problems = [f"{source}: {render_path(path)}: {why}" for path, why in said]
         raise RecordError(_listing(problems, more=len(found) >= _SCHEMA_ERRORS_READ))
     # Its names are printed: no control character may reach a terminal, no line break forge a line (its
     # variant is a spec, whose texts may run over lines as a spec file's may).
@@ -312,25 +315,16 @@ def _validator() -> jsonschema.protocols.Validator:
     return schema_words.validator(record_schema())  # 4.0 is no seat count: only a true int is an integer
 
 
-def _reason(error: jsonschema.ValidationError) -> str:
-    """jsonschema's message, minus the echo of a whole sub-document."""
+def _record_words(error: jsonschema.ValidationError, path: JsonPath) -> list[schema_words.Finding] | None:
+    """Where a record's problem is worded otherwise than a spec's: bounds with their thousands, and a value that fits
+    none of a field's forms, by the field's description."""
     kind: Any = error.validator
     expected: Any = error.validator_value
-    schema: Any = error.schema  # a mapping here: the record schema has no boolean subschemas
-    value: Any = error.instance
-    if kind == "type":
-        kinds = [expected] if isinstance(expected, str) else expected
-        return f"expected {' or '.join(schema_words.A_TYPE.get(k, k) for k in kinds)}, got {schema_words.describe(value)}"
-    if kind == "pattern" and "title" in schema:
-        return f"{excerpt(value)} is not a {schema['title']}"
     if kind in ("minimum", "maximum"):
-        return f"must be at {'least' if kind == 'minimum' else 'most'} {expected:,}, got {excerpt(value)}"
-    if kind == "maxLength":
-        return f"must be at most {expected:,} characters, got {len(value):,}"
-    if kind == "anyOf" and schema is not None:
-        return f"{excerpt(value)} is not allowed here ({schema.get('description', 'see the schema')})"
-    message = error.message
-    return message if len(message) <= 200 else message[:200] + "..."
+        return [(path, f"must be at {'least' if kind == 'minimum' else 'most'} {expected:,}, got {excerpt(error.instance)}")]
+    if kind == "anyOf" and isinstance(error.schema, dict):
+        return [(path, f"{excerpt(error.instance)} is not allowed here ({error.schema.get('description', 'see the schema')})")]
+    return None
 
 
 def _listing(problems: list[str], more: bool = False) -> str:
