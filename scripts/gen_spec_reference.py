@@ -50,6 +50,9 @@ The schema is `{VARIANT_SCHEMA_ID}` (JSON Schema 2020-12). Check specs with
   set here, makes it wrong)`).
 - Chains longer than {MAX_EXTENDS_DEPTH} steps, and cycles, are refused.
 - Player-count keys may be written `3:` or `"3":`; both are read as the string `"3"`.
+- Numbers are read as a person means them, where YAML 1.1 would not: `011` is eleven (not
+  octal nine), and `1:20` is text (not eighty, in base 60), so it is refused where a number
+  belongs.
 
 ## Checks beyond the schema
 

@@ -425,6 +425,14 @@ def test_yaml_anchors_and_merge_keys_work():
     assert [p.path for p in problems] == ["$.x_copy"]  # the merge key was resolved, the unknown key reported
 
 
+@pytest.mark.parametrize("written, read", [("011", 11), ("0_11", 11), ("-011", -11), ("0", 0), ("0x1f", 31), ("1:20", "1:20"),
+                                           ("1:20.5", "1:20.5"), ("1_000", 1000)])
+def test_numbers_read_as_a_person_means_them_not_as_yaml_1_1(written, read):
+    from scoutlab.spec.source import parse
+
+    assert parse(f"n: {written}\n").data == {"n": read}  # YAML 1.1: 011 is 9 (octal), 1:20 is 80 (base 60)
+
+
 def test_non_string_keys_and_integral_floats_are_refused():
     problems = problems_of(BASE.replace("max_turns_per_round: 500", "max_turns_per_round: 500.0\ndeal_extra: {yes: 1}"))
     shown = {(p.line, p.path, p.message) for p in problems}

@@ -170,6 +170,10 @@ def _yaml_message(exc: yaml.MarkedYAMLError) -> str:
     return f"malformed YAML: {words}{column}"
 
 
+_INT, _FLOAT = "tag:yaml.org,2002:int", "tag:yaml.org,2002:float"
+_OCTAL_1_1 = re.compile(r"[-+]?0[0-7_]+")
+
+
 class _Builder:
     """Turns composed nodes into dicts, lists and scalars, noting lines and key troubles."""
 
@@ -208,10 +212,14 @@ class _Builder:
             self.depth -= 1
 
     def _scalar(self, node: yaml.ScalarNode) -> Any:
+        if node.tag in (_INT, _FLOAT) and ":" in node.value:
+            return node.value  # YAML 1.1 reads `1:20` as 80 (base 60); read as YAML 1.2 does, it is text
+        if node.tag == _INT and _OCTAL_1_1.fullmatch(node.value):
+            return int(node.value.replace("_", ""), 10)  # YAML 1.1 reads `011` as 9 (octal); a person means 11
         try:
             value = self.loader.construct_object(node)
         except ValueError:  # int() of a number past Python's digit cap, or a date like 2024-13-45
-            if node.tag == "tag:yaml.org,2002:int":
+            if node.tag == _INT:
                 raise yaml.MarkedYAMLError(problem=f"a number of {len(node.value):,} characters is too long to read",
                                            problem_mark=node.start_mark) from None
             return node.value
