@@ -71,6 +71,9 @@ def test_case_and_spacing_are_free_on_input(loose, canonical):
         ("scout left", "is not a move"),
         ("scout left 2 show", "is not a move"),
         ("pass", "is not a move"),
+        ("show \u0663-\u0663", "is not a move"),  # Arabic-Indic digits: int() reads them, the notation is 0-9
+        ("show \uff11", "is not a move"),  # a full-width 1
+        ("scout left \u06f2", "is not a move"),  # a Persian 2
     ],
 )
 def test_bad_notation_says_what_was_expected(text, reason):

@@ -165,8 +165,8 @@ def format_action(action: Action) -> str:
     return f"{_format_scout(action.scout)} {show}"
 
 
-_SCOUT = re.compile(r"^scout\s+(left|right)(\s+flip)?\s+(\d+)(?:\s+(show\b.*))?$", re.IGNORECASE)
-_SHOW = re.compile(r"^show\s+(?:(none)|(\d+)(?:\s*-\s*(\d+))?)$", re.IGNORECASE)
+_SCOUT = re.compile(r"^scout\s+(left|right)(\s+flip)?\s+(\d+)(?:\s+(show\b.*))?$", re.IGNORECASE | re.ASCII)
+_SHOW = re.compile(r"^show\s+(?:(none)|(\d+)(?:\s*-\s*(\d+))?)$", re.IGNORECASE | re.ASCII)
 _EXPECTED = (
     "expected keep, flip, 'show I' or 'show I-J', 'scout left|right [flip] GAP', "
     "or 'scout left|right [flip] GAP show I-J'"
