@@ -146,8 +146,13 @@ def test_a_form_value_it_does_not_offer_is_refused_in_one_line(client, change, f
     assert "x" * 100 not in answer.text
 
 
-def test_the_form_refuses_to_rewrite_text_it_cannot_read(client):
-    answer = client.post("/lab/api/check", json={"text": "a: [1, 2\n", "set": {"path": "scoring.chip_received", "value": 2}})
+@pytest.mark.parametrize("text", [
+    "a: [1, 2\n",
+    # a key given twice: the rewrite kept the second block and dropped card_in_hand without a word
+    "schema_version: 1\nextends: official\nname: my-x\nkind: house\nscoring:\n  card_in_hand: 0\nscoring:\n  chip_received: 2\n",
+])
+def test_the_form_refuses_to_rewrite_text_it_cannot_read(client, text):
+    answer = client.post("/lab/api/check", json={"text": text, "set": {"path": "scoring.captured_card", "value": 3}})
     assert answer.status_code == 422 and "Fix the YAML first" in answer.json()["error"]
 
 

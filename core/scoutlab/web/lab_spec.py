@@ -149,8 +149,11 @@ def set_knob(text: str, path: str, value: Any) -> str:
     if len(text.encode("utf-8", "replace")) > MAX_SPEC_BYTES:
         raise KnobRefused(N_("A variant spec may be at most {size} KB."), size=MAX_SPEC_BYTES // 1024)
     # Read first as the spec layer reads it, which stops an alias bomb: PyYAML's own load shares aliased
-    # values, cheaply, but comparing two such documents below would walk every copy.
-    if text.strip() and parse(text).data is None:
+    # values, cheaply, but comparing two such documents below would walk every copy. A problem the reading
+    # finds (a key given twice) is refused too: PyYAML's load keeps the last of two keys, and the rewrite
+    # would drop the first without a word.
+    source = parse(text) if text.strip() else None
+    if source is not None and (source.data is None or source.findings):
         raise KnobRefused(N_("Fix the YAML first: the form can change only a text it can read."))
     try:
         doc = yaml.safe_load(text) if text.strip() else {}
