@@ -332,6 +332,18 @@ def test_a_body_that_stalls_gets_its_408_and_the_connection_closed(live_server, 
     assert b"must arrive within 1 seconds" in answer
 
 
+@pytest.mark.parametrize("path", ["/api/new", "/api/m/x/act", "/lab/api/check", "/lab/api/jobs"])
+def test_a_client_that_hangs_up_mid_body_leaves_no_traceback_in_the_log(live_server, caplog, path):
+    import socket
+
+    head = f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{live_server}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n"
+    with socket.create_connection(("127.0.0.1", live_server), timeout=10) as conn:
+        conn.sendall(head.encode() + b'{"a":')  # and then hangs up
+    time.sleep(0.5)  # the server reads on, meets the hang-up and answers no one
+    _raw(live_server, f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{live_server}\r\nConnection: close\r\n\r\n".encode())
+    assert "Exception in ASGI application" not in caplog.text and "Traceback" not in caplog.text
+
+
 def test_a_request_without_a_body_never_meets_the_body_deadline(live_server, monkeypatch):
     from scoutlab.web import guard
 

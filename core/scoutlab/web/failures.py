@@ -14,6 +14,7 @@ from fastapi import Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from starlette.exceptions import HTTPException
+from starlette.requests import ClientDisconnect
 
 from scoutlab.web.context import error, gettext_of, web_context
 from scoutlab.web.refusals import wants_page
@@ -64,10 +65,17 @@ def bad_request(request: Request, exc: Exception) -> Response:
     return error(400, _("The request is not one this server understands."))
 
 
+def client_gone(request: Request, exc: Exception) -> Response:
+    # The client hung up mid-body: nobody reads the answer, and a traceback in the log for each would let any
+    # client fill it.
+    return Response(status_code=400)
+
+
 #: What the app answers for each exception a route lets out (added by create_app).
 HANDLERS: dict[type[Exception], Callable[[Request, Exception], Response]] = {
     MatchDamaged: match_damaged,
     StorageFull: storage_full,
     RequestValidationError: bad_request,
     HTTPException: http_refusal,
+    ClientDisconnect: client_gone,
 }
