@@ -433,6 +433,12 @@ def test_numbers_read_as_a_person_means_them_not_as_yaml_1_1(written, read):
     assert parse(f"n: {written}\n").data == {"n": read}  # YAML 1.1: 011 is 9 (octal), 1:20 is 80 (base 60)
 
 
+def test_a_key_that_would_reorder_the_line_is_escaped_in_its_path_too():
+    problems = problems_of(BASE + "\u202escoring: 1\n")
+    [said] = [str(p) for p in problems if "unknown key" in p.message]
+    assert "$.\\u202escoring: unknown key '\\u202escoring'" in said and "\u202e" not in said
+
+
 def test_non_string_keys_and_integral_floats_are_refused():
     problems = problems_of(BASE.replace("max_turns_per_round: 500", "max_turns_per_round: 500.0\ndeal_extra: {yes: 1}"))
     shown = {(p.line, p.path, p.message) for p in problems}

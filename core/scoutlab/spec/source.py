@@ -50,8 +50,16 @@ class YamlSource:
 
 
 def render_path(path: JsonPath) -> str:
-    """`('deck', 'remove', '3', 'cards', 0)` -> `$.deck.remove.3.cards[0]` (jsonschema's own form)."""
-    return "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
+    """`('deck', 'remove', '3', 'cards', 0)` -> `$.deck.remove.3.cards[0]` (jsonschema's own form).
+
+    A key's characters that print as nothing or reorder the line (controls, bidirectional overrides) are escaped,
+    as `excerpt` escapes them in the key quoted beside it: the path is shown to people too."""
+    return "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{_shown(p)}" for p in path)
+
+
+def _shown(key: str) -> str:
+    return key if key.isprintable() else "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
+                                                  for c in key)
 
 
 def parse_path(text: str) -> JsonPath:

@@ -328,7 +328,8 @@ _Finding = tuple[JsonPath, str, tuple[JsonPath, ...]]
 def _semantic_findings(doc: dict[str, Any], bad: set[JsonPath]) -> list[_Finding]:
     view = _View(doc, bad)
     findings: list[_Finding] = []
-    for check in (_check_deck, _check_compiled_size, _check_player_counts, _check_removed_cards, _check_deal_fits, _check_first_seat, _check_plugins):
+    for check in (_check_deck, _check_compiled_size, _check_player_counts, _check_removed_cards, _check_deal_fits, _check_first_seat, _check_plugins,
+                  _check_isolates):
         with contextlib.suppress(_Unsound):
             findings.extend(found if len(found) == 3 else (*found, ()) for found in check(view))
     return findings
@@ -429,6 +430,29 @@ def _check_first_seat(view: _View) -> Iterator[tuple[JsonPath, str] | _Finding]:
     if seat >= fewest:
         yield (("rounds", "first_starting_seat"), f"seat {excerpt(seat)} does not exist with {fewest} players (seats are 0 to {fewest - 1})",
                (("players",),))
+
+
+def _check_isolates(view: _View) -> Iterator[tuple[JsonPath, str] | _Finding]:
+    """Players' texts may isolate a run of left-to-right text in right-to-left text, but must close each isolate: one
+    left open reorders what a page or a terminal prints after the text."""
+    for key in ("title", "description"):
+        texts = view.raw(key)
+        for language, text in texts.items() if isinstance(texts, dict) else [(None, texts)]:
+            problem = _unbalanced_isolate(text) if isinstance(text, str) else None
+            if problem:
+                yield (key,) if language is None else (key, language), problem
+
+
+def _unbalanced_isolate(text: str) -> str | None:
+    depth = 0
+    for character in text:
+        if character in "\u2066\u2067\u2068":
+            depth += 1
+        elif character == "\u2069":
+            if depth == 0:
+                return "U+2069 (pop directional isolate) closes no isolate; remove it or open one before it"
+            depth -= 1
+    return None if depth == 0 else "an isolate (U+2066 to U+2068) is left open; close it with U+2069"
 
 
 def _check_plugins(view: _View) -> Iterator[tuple[JsonPath, str] | _Finding]:
