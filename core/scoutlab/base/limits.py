@@ -164,13 +164,19 @@ def too_deep() -> str:
     return f"nested deeper than {MAX_NESTING} levels of lists and mappings"
 
 
-class _NotJson(ValueError):
-    """What Python's json reads and a JSON document must not hold: NaN or Infinity (no answer may carry one back), or
-    a key given twice in one object (which one was meant?)."""
+class NotJson(ValueError):
+    """What loads_json refuses beyond malformed JSON, by `kind`, for a door that words it in its own language:
+    "constant" (NaN or Infinity, `value` the word: no answer may carry one back), "twice" (a key given twice in one
+    object, `value` the key: which one was meant?), "deep" (nested past MAX_NESTING) or "digits" (a number too long
+    to read)."""
+
+    def __init__(self, message: str, kind: str, value: Any = None):
+        super().__init__(message)
+        self.kind, self.value = kind, value
 
 
 def _not_json(word: str) -> Any:
-    raise _NotJson(f"{word} is not a JSON number")
+    raise NotJson(f"{word} is not a JSON number", "constant", word)
 
 
 def _one_of_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -178,7 +184,7 @@ def _one_of_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     found = dict(pairs)
     if len(found) != len(pairs):
         twice = next(key for i, (key, _) in enumerate(pairs) if any(key == k for k, _ in pairs[:i]))
-        raise _NotJson(f"the key {excerpt(twice)} is given twice in one object")
+        raise NotJson(f"the key {excerpt(twice)} is given twice in one object", "twice", twice)
     return found
 
 
@@ -199,13 +205,13 @@ def loads_json(text: str) -> Any:
     try:
         value = json.loads(text, parse_constant=_not_json, object_pairs_hook=_one_of_each)
     except RecursionError:
-        raise ValueError(too_deep()) from None
-    except (json.JSONDecodeError, _NotJson):
+        raise NotJson(too_deep(), "deep") from None
+    except (json.JSONDecodeError, NotJson):
         raise
     except ValueError:  # Python's cap on int() of long digit strings
-        raise ValueError(f"a number has more than {sys.get_int_max_str_digits():,} digits") from None
+        raise NotJson(f"a number has more than {sys.get_int_max_str_digits():,} digits", "digits") from None
     if nesting(value) > MAX_NESTING:
-        raise ValueError(too_deep())
+        raise NotJson(too_deep(), "deep")
     return value
 
 

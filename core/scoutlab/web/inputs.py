@@ -7,9 +7,10 @@ text (`invalid literal for int()`, `Exceeds the limit (4300 digits)`) reaches a 
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any
 
-from scoutlab.base.limits import digits, loads_json
+from scoutlab.base.limits import MAX_NESTING, NotJson, digits, loads_json
 from scoutlab.text.i18n import Gettext, ngettext
 
 #: A move in notation is short ("scout right flip 12 show 3-14"); anything longer is not a move.
@@ -40,12 +41,29 @@ def sent(value: Any) -> str:
     return excerpt(value)[1:-1]
 
 
-def parse_json(raw: bytes) -> Any:
-    """The JSON value of a request body; BadInput (empty message) for anything that is not JSON, however deep."""
+def parse_json(raw: bytes, _: Gettext) -> Any:
+    """The JSON value of a request body; BadInput saying where or why for anything that is not JSON, however deep."""
     try:
         return loads_json(raw.decode("utf-8"))  # as every door reads JSON: no NaN, no nesting past the cap
-    except ValueError:  # UnicodeDecodeError is one
-        raise BadInput("") from None
+    except UnicodeDecodeError:
+        raise BadInput(_("The request's body is not JSON: it is not UTF-8 text.")) from None
+    except json.JSONDecodeError as exc:
+        raise BadInput(_("The request's body is not JSON: it goes wrong at line {line}, column {column}.",
+                         line=exc.lineno, column=exc.colno)) from None
+    except NotJson as exc:
+        if exc.kind == "constant":
+            raise BadInput(_("The request's body is not JSON: {word} is not a JSON number.", word=exc.value)) from None
+        if exc.kind == "twice":
+            raise BadInput(_("The request's body gives the key {key} twice in one object.", key=excerpt(exc.value))) from None
+        if exc.kind == "deep":
+            raise BadInput(_("The request's body is nested deeper than {depth} levels.", depth=MAX_NESTING)) from None
+        most = format(sys.get_int_max_str_digits(), ",")
+        raise BadInput(_("The request's body holds a number of more than {digits} digits.", digits=most)) from None
+
+
+def with_hint(exc: BadInput, hint: str) -> str:
+    """A refused body's reason (where its JSON goes wrong, if it does), then what the address expects."""
+    return f"{exc} {hint}" if str(exc) and str(exc) != hint else hint
 
 
 def whole_number(value: Any, low: int, high: int, message: str) -> int:

@@ -31,7 +31,7 @@ from scoutlab.text import i18n
 from scoutlab.text.i18n import Gettext
 from scoutlab.text.variant_text import shipped_listing
 from scoutlab.web.context import WebContext, error, gettext_of, language, web_context
-from scoutlab.web.inputs import BadInput
+from scoutlab.web.inputs import BadInput, with_hint
 from scoutlab.web.lab_jobs import MAX_GAMES, MAX_JOB_GAMES, MAX_RUNNING, MAX_SECONDS, MAX_SWEEP_VALUES, Busy, Job, Jobs, Refused
 from scoutlab.web.lab_requests import DEFAULT_GAMES, Unfit, ask_of, body_of, checked, job_json, text_of, written
 from scoutlab.web.lab_spec import BUILTIN_END_CONDITIONS, KNOBS, ROUNDS_HIGH, KnobRefused, TooDeep, offered_plugins
@@ -115,7 +115,7 @@ async def api_check(request: Request) -> Response:
         body = await body_of(request)
         text = text_of(body, _)
     except BadInput as exc:
-        return error(400, str(exc) or _("Send a JSON object: text, and set or start if you like."))
+        return error(400, with_hint(exc, _("Send a JSON object: text, and set or start if you like.")))
     return await off_loop(request, partial(check_answer, text, body.get("start"), body.get("set"), _))
 
 
@@ -141,7 +141,7 @@ async def api_start(request: Request) -> Response:
         body = await body_of(request)
         text = text_of(body, _)
     except BadInput as exc:
-        return error(400, str(exc) or _("Send a JSON object: kind, text, against, players, games, knob, values."))
+        return error(400, with_hint(exc, _("Send a JSON object: kind, text, against, players, games, knob, values.")))
     return await off_loop(request, partial(start_answer, lab_of(request).jobs, body, text, _))
 
 

@@ -14,6 +14,7 @@ from scoutlab.rules import Rules, load_rules
 from scoutlab.text import i18n
 from scoutlab.text.i18n import N_, Gettext
 from scoutlab.text.variant_text import title as variant_title
+from scoutlab.web.context import gettext_of
 from scoutlab.web.inputs import BadInput, parse_json, sent, whole_number
 from scoutlab.web.lab_jobs import MAX_GAMES, MAX_SWEEP_VALUES, Ask, Job, Refused
 from scoutlab.web.lab_spec import (
@@ -60,11 +61,9 @@ class Unfit(ValueError):
 
 
 async def body_of(request: Request) -> dict[str, Any]:
-    """The request's JSON object (the Guard has capped its size); BadInput with no message for anything else."""
-    try:
-        body = parse_json(await request.body())
-    except BadInput:
-        body = None
+    """The request's JSON object (the Guard has capped its size); BadInput saying where its JSON goes wrong, or with no
+    message for JSON that is not an object."""
+    body = parse_json(await request.body(), gettext_of(request))
     if not isinstance(body, dict):
         raise BadInput("")
     return body

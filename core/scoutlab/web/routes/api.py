@@ -22,7 +22,7 @@ from scoutlab.text.i18n import Gettext, ngettext
 from scoutlab.text.spec_messages import translate_problem
 from scoutlab.web.context import WebContext, error, gettext_of, log_from, no_match, web_context
 from scoutlab.web.events import table_json
-from scoutlab.web.inputs import MAX_ACTION_CHARS, BadInput, excerpt, parse_json, short_problems, whole_number
+from scoutlab.web.inputs import MAX_ACTION_CHARS, BadInput, excerpt, parse_json, short_problems, whole_number, with_hint
 from scoutlab.web.live import render_event, state_stream
 from scoutlab.web.matches import Match, NotYourTurn, rules_for
 from scoutlab.web.new_match import MAX_PLAYERS, level_spec, players_message, practice_seed, spec_from, start_match
@@ -33,7 +33,7 @@ router = APIRouter()
 
 async def json_body(request: Request) -> Any:
     """The request's JSON (the Guard has capped its size); BadInput for anything that is not JSON."""
-    return parse_json(await request.body())
+    return parse_json(await request.body(), gettext_of(request))
 
 
 def new_from(web: WebContext, body: dict[str, Any], _: Gettext) -> Match:
@@ -60,8 +60,8 @@ async def api_new(request: Request) -> Response:
         body = await json_body(request)
         if not isinstance(body, dict):
             raise BadInput("")
-    except BadInput:
-        return error(400, _("Send a JSON object: variant or spec, players, bots."))
+    except BadInput as exc:
+        return error(400, with_hint(exc, _("Send a JSON object: variant or spec, players, bots.")))
     try:
         match = await web.off_loop(partial(new_from, web, body, _), web.compile_pool)
     except SpecError as exc:
@@ -93,13 +93,14 @@ async def api_state(request: Request) -> Response:
 async def api_act(request: Request) -> Response:
     web, token = web_context(request), request.path_params["token"]
     _ = gettext_of(request)
+    hint = _("Send a JSON object with the move in notation, e.g. {example}.", example='{"action": "show 2-3"}')
     try:
         body = await json_body(request)
-        text = body["action"] if isinstance(body, dict) else None
-    except (BadInput, KeyError):
-        text = None
+    except BadInput as exc:
+        return error(400, with_hint(exc, hint))
+    text = body.get("action") if isinstance(body, dict) else None
     if not isinstance(text, str):
-        return error(400, _("Send a JSON object with the move in notation, e.g. {example}.", example='{"action": "show 2-3"}'))
+        return error(400, hint)
     if len(text) > MAX_ACTION_CHARS:
         return error(400, _("A move is at most {count} characters.", count=MAX_ACTION_CHARS))
     return await web.off_loop(partial(act, web, request, token, text, _))
