@@ -31,6 +31,7 @@ from scoutlab.text import i18n
 from scoutlab.text.i18n import Gettext
 from scoutlab.text.variant_text import shipped_listing
 from scoutlab.web.context import WebContext, error, gettext_of, language, web_context
+from scoutlab.web.failures import refused
 from scoutlab.web.inputs import BadInput, with_hint
 from scoutlab.web.lab_jobs import MAX_GAMES, MAX_JOB_GAMES, MAX_RUNNING, MAX_SECONDS, MAX_SWEEP_VALUES, Busy, Job, Jobs, Refused
 from scoutlab.web.lab_requests import DEFAULT_GAMES, Unfit, ask_of, body_of, checked, job_json, text_of, written
@@ -178,6 +179,7 @@ async def job_file(request: Request, job_id: str, name: str) -> Response:
     job = await off_loop(request, partial(lab_of(request).jobs.get, job_id))
     path = job.file(name) if job else None
     if path is None:
-        return error(404, gettext_of(request)("There is no such file in this lab run."))
+        _ = gettext_of(request)
+        return refused(request, 404, _("There is no such file in this lab run."))  # a page, where a browser asked
     inline = name.endswith(".png")  # charts show in the page; the report and the data are downloads
     return FileResponse(path, filename=None if inline else name, content_disposition_type="inline" if inline else "attachment")
