@@ -316,6 +316,14 @@ def test_the_bad_protocol_corpus(name, monkeypatch):
             assert _leaks(json.dumps(answers), lines) == []
 
 
+def test_bytes_that_are_not_utf_8_are_refused_by_the_engine_not_echoed():
+    engine = subprocess.run([sys.executable, "-m", "scoutlab.cli", "engine"], input=b'{"id": "\xff", "cmd": "hello"}\n'
+                            b'{"id": 2, "cmd": "hello"}\n', capture_output=True, timeout=60)
+    first, second = map(json.loads, engine.stdout.decode("utf-8").splitlines())
+    assert first == {"id": None, "ok": False, "error": "not a JSON line: it is not UTF-8 text"}  # it echoed "\udcff"
+    assert second["id"] == 2 and second["ok"]
+
+
 def test_the_protocol_corpus_lists_every_file():
     assert sorted(PROTOCOL_CORPUS) == sorted(p.name for p in PROTOCOL.glob("*.jsonl"))
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import difflib
 import json
+import re
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TextIO
@@ -41,6 +42,8 @@ class ProtocolError(ValueError):
 # -- one session: a game and the commands that drive it -------------------------------------
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")  # what no UTF-8 text holds: bytes that are not UTF-8, or a lone escape
+
 class EngineSession:
     """Holds at most one game and answers requests about it; `handle` never raises."""
 
@@ -64,12 +67,17 @@ class EngineSession:
             return None
         if len(line) > MAX_PROTOCOL_LINE:
             return _line_too_long(len(line))
+        if _SURROGATE.search(line):  # bytes that are not UTF-8, as the standard input decodes them
+            return {"id": None, "ok": False, "error": "not a JSON line: it is not UTF-8 text"}
         try:
             request = loads_json(line.rstrip("\r\n"))  # a line cut short is then wrong at its end, not on a line 2
         except json.JSONDecodeError as exc:
             return {"id": None, "ok": False, "error": f"not a JSON line: {json_mistake(exc, lines=False)}"}
         except ValueError as exc:  # nested too deep, or a number too long to read
             return {"id": None, "ok": False, "error": f"not a request: {exc}"}
+        if _SURROGATE.search(json.dumps(request, ensure_ascii=False)):  # a `\ud800` escape: no UTF-8 answer could echo it
+            return {"id": None, "ok": False, "error": "not a request: a string holds a lone surrogate (an escape such as "
+                                                      "\\ud800 with no pair), which UTF-8 text cannot hold"}
         return self.handle(request)
 
     def handle(self, request: Any) -> dict[str, Any]:

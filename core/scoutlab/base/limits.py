@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import errno
 import json
+import math
 import os
 import re
 import stat
@@ -166,9 +167,9 @@ def too_deep() -> str:
 
 class NotJson(ValueError):
     """What loads_json refuses beyond malformed JSON, by `kind`, for a door that words it in its own language:
-    "constant" (NaN or Infinity, `value` the word: no answer may carry one back), "twice" (a key given twice in one
-    object, `value` the key: which one was meant?), "deep" (nested past MAX_NESTING) or "digits" (a number too long
-    to read)."""
+    "constant" (NaN or Infinity, `value` the word: no answer may carry one back), "huge" (a number such as 1e999 that
+    would be read as infinity, `value` as written), "twice" (a key given twice in one object, `value` the key: which
+    one was meant?), "deep" (nested past MAX_NESTING) or "digits" (a number too long to read)."""
 
     def __init__(self, message: str, kind: str, value: Any = None):
         super().__init__(message)
@@ -177,6 +178,13 @@ class NotJson(ValueError):
 
 def _not_json(word: str) -> Any:
     raise NotJson(f"{word} is not a JSON number", "constant", word)
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):  # `1e999` is JSON, but read as infinity it would go back out as `Infinity`, which is not
+        raise NotJson(f"{excerpt(text)} is too large a number to read", "huge", text)
+    return value
 
 
 def _one_of_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -203,7 +211,7 @@ def loads_json(text: str) -> Any:
     whose `msg`, `lineno` and `colno` say where).
     """
     try:
-        value = json.loads(text, parse_constant=_not_json, object_pairs_hook=_one_of_each)
+        value = json.loads(text, parse_constant=_not_json, parse_float=_finite, object_pairs_hook=_one_of_each)
     except RecursionError:
         raise NotJson(too_deep(), "deep") from None
     except (json.JSONDecodeError, NotJson):

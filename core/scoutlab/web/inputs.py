@@ -53,6 +53,8 @@ def parse_json(raw: bytes, _: Gettext) -> Any:
     except NotJson as exc:
         if exc.kind == "constant":
             raise BadInput(_("The request's body is not JSON: {word} is not a JSON number.", word=exc.value)) from None
+        if exc.kind == "huge":
+            raise BadInput(_("The request's body holds a number too large to read: {number}.", number=excerpt(exc.value))) from None
         if exc.kind == "twice":
             raise BadInput(_("The request's body gives the key {key} twice in one object.", key=excerpt(exc.value))) from None
         if exc.kind == "deep":
