@@ -137,6 +137,13 @@ def test_sweep_refuses_players_all(capsys):
     assert "give --players N" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("players", ["0", "-1", "3"])
+def test_sweep_refuses_a_count_the_variant_does_not_allow_in_one_line(capsys, players):
+    assert main(["sweep", "two-player", "--set", "deal.hand_size.2=9,10", "--players", players, "--games", "2"]) == 1
+    err = capsys.readouterr().err  # 0 was a ZeroDivisionError's traceback
+    assert f"is for 2 players, not {players}" in err and err.count("\n") == 1
+
+
 def test_weighted_slope_is_the_textbook_wls_estimate():
     from scoutlab.sim.trend import weighted_slope
 

@@ -99,11 +99,16 @@ def game_record(k: int, index: int, strong_seat: int | None, summary: GameSummar
     return GameRecord(k, index, strong_seat, summary.totals, rounds)
 
 
-def entrant(label: str, rules: Rules, players: int, bots: list[str]) -> Entrant:
-    """An entrant from compiled rules; checks the player count and the bots now, in the parent."""
+def check_players(rules: Rules, players: int) -> None:
+    """ValueError naming the counts the variant allows, unless it allows `players`."""
     if players not in rules.players:
         allowed = ", ".join(map(str, rules.players))
         raise ValueError(f"variant {rules.name!r} is for {allowed} players, not {players}")
+
+
+def entrant(label: str, rules: Rules, players: int, bots: list[str]) -> Entrant:
+    """An entrant from compiled rules; checks the player count and the bots now, in the parent."""
+    check_players(rules, players)
     lineup = Lineup(bots, rules, players)
     fitted = tuned.find(rules, players, remembered=False)  # what is on disk now, not what an earlier run kept
     return Entrant(label, rules.name, json.dumps(rules.spec.doc), players, tuple(lineup.names),

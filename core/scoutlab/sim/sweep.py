@@ -29,6 +29,7 @@ from scoutlab.sim.findings import findings
 from scoutlab.sim.metrics import catalogue
 from scoutlab.sim.observe import end_reasons
 from scoutlab.sim.results import Report
+from scoutlab.sim.runner import check_players
 from scoutlab.sim.trend import trends
 from scoutlab.spec import SpecError, load_spec, load_spec_text
 from scoutlab.spec.source import parse
@@ -186,6 +187,7 @@ def sweep(base: str, sets: Sequence[str], players: int | None = None, games: int
     choices = grid(settings)
     rules = [point_rules(base, settings, choice) for choice in choices]
     count = players if players is not None else rules[0].players[0]
+    check_players(rules[0], count)  # before the metrics, whose fair shares divide by it
     known = [m.key for m in catalogue(count, end_reasons(rules[0]), ("strong", "weak"))]
     chosen = check_metrics(metrics or DEFAULT_METRICS, known) if metrics else [
         m for m in DEFAULT_METRICS if m in known]
