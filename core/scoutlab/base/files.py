@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import stat
 import tempfile
 from collections.abc import Iterable, Iterator
@@ -47,6 +48,21 @@ def check_output(option: str, path: str, reads: Iterable[str] = ()) -> None:
         probe_folder(folder)
     except OSError as exc:
         raise ValueError(f"cannot write {named}: no file can be made in {on_one_line(str(folder))} ({exc.strerror or exc})") from None
+
+
+@contextmanager
+def naming(path: str) -> Iterator[None]:
+    """An OSError inside said as `cannot write PATH: reason`, in the system's words without `[Errno 28]` (pyarrow's
+    own wording included)."""
+    try:
+        yield
+    except OSError as exc:
+        said = str(exc.strerror or exc).split("Detail: ")[-1]  # pyarrow: "Error writing bytes to file. Detail: [errno 28] ..."
+        reason = _ERRNO.sub("", said).strip() or type(exc).__name__
+        raise OSError(exc.errno, f"cannot write {on_one_line(path)}: {reason}") from None
+
+
+_ERRNO = re.compile(r"\[errno \d+\]\s*", re.IGNORECASE)
 
 
 def probe_folder(folder: str | os.PathLike[str]) -> None:

@@ -81,6 +81,7 @@ class CsvSink(Sink):
     """A CSV file with a header; true/false for flags; '-' is standard output."""
 
     def __init__(self, path: str, columns: Sequence[tuple[str, str]]):
+        self._path = path
         self._closing = ExitStack()  # a file is moved into place at close(), with the rows written by then
         self._file: TextIO = sys.stdout if path == "-" else self._closing.enter_context(files.opened_for_writing(path, newline=""))
         self._bools = [i for i, (_, kind) in enumerate(columns) if kind == "bool"]
@@ -90,11 +91,12 @@ class CsvSink(Sink):
     def write(self, rows: list[tuple]) -> None:
         if self._bools:
             rows = [tuple(("true" if v else "false") if i in self._bools else v for i, v in enumerate(row)) for row in rows]
-        self._writer.writerows(rows)
+        with files.naming(self._path):
+            self._writer.writerows(rows)
 
     def close(self) -> None:
-        self._file.flush()
-        self._closing.close()
+        with files.naming(self._path), self._closing:  # a failed flush (a full disk) still closes, dropping the part
+            self._file.flush()
 
 
 class ParquetSink(Sink):
@@ -110,7 +112,9 @@ class ParquetSink(Sink):
         types = {"int": pa.int64(), "float": pa.float64(), "bool": pa.bool_(), "str": pa.string()}
         self._pa = pa
         self._schema = pa.schema([(name, types[kind]) for name, kind in columns])
-        self._writer = pq.ParquetWriter(path, self._schema)
+        self._path = path
+        with files.naming(path):
+            self._writer = pq.ParquetWriter(path, self._schema)
         self._pending: list[tuple] = []
 
     def write(self, rows: list[tuple]) -> None:
@@ -121,13 +125,16 @@ class ParquetSink(Sink):
     def _flush(self) -> None:
         if self._pending:
             columns = list(zip(*self._pending))
-            self._writer.write_table(self._pa.Table.from_arrays(
-                [self._pa.array(col, type=field.type) for col, field in zip(columns, self._schema)], schema=self._schema))
+            table = self._pa.Table.from_arrays(
+                [self._pa.array(col, type=field.type) for col, field in zip(columns, self._schema)], schema=self._schema)
+            with files.naming(self._path):
+                self._writer.write_table(table)
             self._pending = []
 
     def close(self) -> None:
-        self._flush()
-        self._writer.close()
+        with files.naming(self._path):
+            self._flush()
+            self._writer.close()
 
 
 class MemorySink(Sink):
