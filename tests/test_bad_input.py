@@ -627,3 +627,12 @@ def test_a_line_break_in_a_file_s_name_does_not_split_the_line(tmp_path, capsys,
     (tmp_path / "bad\rrecord.json").write_text("{")
     err = one_line_error(capsys, [part.format(dir=tmp_path) for part in command])
     assert said.format(dir=tmp_path) in err
+
+
+@pytest.mark.parametrize("command", [["rules", "--lang", "ar", "official"], ["variants", "--lang", "fa"]])
+def test_a_terminal_that_cannot_show_the_output_is_told_so_in_one_line(command):
+    run = subprocess.run([sys.executable, "-m", "scoutlab.cli", *command], capture_output=True, timeout=60,
+                         env={**os.environ, "PYTHONIOENCODING": "ascii"})
+    assert run.returncode == 1 and run.stderr.decode("ascii") == (  # it was Python's codec error
+        f"scoutlab {command[0]}: this terminal's encoding (ascii) cannot show the output; set a UTF-8 locale "
+        "(for example LANG=C.UTF-8) or PYTHONIOENCODING=utf-8\n")

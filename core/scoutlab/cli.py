@@ -110,6 +110,9 @@ def main(argv: list[str] | None = None) -> int:
 
 def _said(exc: BaseException) -> str:
     """What went wrong, in words: the system's reason without Python's `[Errno 2]`, after the path it is about."""
+    if isinstance(exc, UnicodeEncodeError):  # every file is written as UTF-8: this is the terminal's own encoding
+        return (f"this terminal's encoding ({exc.encoding}) cannot show the output; set a UTF-8 locale (for example "
+                "LANG=C.UTF-8) or PYTHONIOENCODING=utf-8")
     if isinstance(exc, OSError) and exc.strerror and str(exc).startswith("[Errno"):
         return exc.strerror if exc.filename is None else f"{os.fsdecode(exc.filename)}: {exc.strerror}"
     return str(exc)
