@@ -587,6 +587,29 @@ def test_a_tuning_cache_that_cannot_hold_files_is_refused_before_the_search(tmp_
     assert f"cannot keep tunings in {blocked / 'tuned'}" in err and "SCOUTLAB_CACHE_DIR" in err
 
 
+@pytest.mark.parametrize("command", [["tune", "house-wrap", "--players", "3", "--quick"],
+                                     ["compare", "official", "{spec}", "--tune", "--games", "2"]])
+def test_a_folder_where_the_tuning_s_file_goes_is_refused_before_the_search(tmp_path, monkeypatch, capsys, command):
+    from scoutlab.bots import tuned
+    from scoutlab.rules import load_rules
+
+    pytest.importorskip("cma")
+    spec = tmp_path / "house.yaml"
+    spec.write_text("extends: official\nname: house\nscoring: {captured_card: 2}\n")
+    monkeypatch.setenv("SCOUTLAB_CACHE_DIR", str(tmp_path / "cache"))
+    rules = load_rules("house-wrap" if command[0] == "tune" else str(spec))
+    where = tuned.cache_path(tuned.play_digest(rules), 3)
+    where.mkdir(parents=True)  # a folder where the file goes: said after the whole search, in the system's words
+    err = one_line_error(capsys, [part.format(spec=spec) for part in command])
+    assert f"cannot keep the tuning in {where}: something other than a file is there" in err
+
+
+def test_a_tuning_seed_its_search_cannot_take_is_refused_before_the_banner(capsys):
+    pytest.importorskip("cma")
+    err = one_line_error(capsys, ["tune", "two-player", "--quick", "--seed", str(2**32)])  # numpy's words, mid-run
+    assert err == "scoutlab tune: --seed must be from 0 to 1,000,000,000, got 4294967296\n"  # and no banner before it
+
+
 def test_a_match_database_in_no_folder_is_named_as_such(tmp_path):
     from scoutlab.web.store import MatchStore, StoreError
 

@@ -23,12 +23,14 @@ import json
 import math
 import os
 import weakref
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from scoutlab.base import files
+from scoutlab.base.limits import on_one_line
 from scoutlab.spec.variant import without_defaults
 
 if TYPE_CHECKING:
@@ -118,15 +120,21 @@ def save(tuned: Tuned) -> Path:
     return path
 
 
-def check_cache() -> None:
-    """Refuse, before a tuning's minutes, a cache where what it finds could not be kept; ValueError in one line."""
+def check_cache(keys: Iterable[tuple[str, int]] = ()) -> None:
+    """Refuse, before a tuning's minutes, a cache where what it finds could not be kept, folder or file (each of `keys`,
+    a digest and a player count); ValueError in one line."""
     folder = cache_dir()
     try:
         folder.mkdir(parents=True, exist_ok=True)
         files.probe_folder(folder)
     except OSError as exc:
-        raise ValueError(f"cannot keep tunings in {folder}: {exc.strerror or exc}; set SCOUTLAB_CACHE_DIR to a folder "
-                         "that can hold files") from None
+        raise ValueError(f"cannot keep tunings in {on_one_line(str(folder))}: {exc.strerror or exc}; set "
+                         "SCOUTLAB_CACHE_DIR to a folder that can hold files") from None
+    for digest, players in keys:
+        path = cache_path(digest, players)
+        if path.exists() and not path.is_file():  # a folder or a pipe where the file goes
+            raise ValueError(f"cannot keep the tuning in {on_one_line(str(path))}: something other than a file is "
+                             "there; remove it or set SCOUTLAB_CACHE_DIR to another folder")
 
 
 def parse(doc: Any) -> Tuned | None:

@@ -19,6 +19,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from scoutlab.base.limits import excerpt
+
 help = "fit the skilled bot's weights to a variant by self-play (kept for compare and the browser)"
 
 
@@ -44,10 +46,12 @@ def run(args: argparse.Namespace) -> int:
     require_extras(["cma", "numpy"])
     if args.workers is not None and not 1 <= args.workers <= 1_000:  # 0 would quietly mean every core
         raise ValueError(f"--workers must be from 1 to 1,000, got {args.workers}")
+    if not 0 <= args.seed <= MAX_SEED:  # the search's own random stream takes seeds below 2**32, after the banner
+        raise ValueError(f"--seed must be from 0 to {MAX_SEED:,}, got {excerpt(args.seed)}")
     rules = load_rules(args.variant)
     counts = player_counts(args.players, rules.players)
     budget = budget_for(args.quick, args.generations, args.games, args.check_games)
-    tuned.check_cache()  # before the search, not after its minutes
+    tuned.check_cache((tuned.play_digest(rules), players) for players in counts)  # before the search's minutes
     for players in counts:
         print(f"tuning {rules.name} for {players} players: {budget.describe()}", file=sys.stderr)
         kept = tune(rules, players, budget, seed=args.seed, workers=args.workers,
@@ -56,6 +60,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"{rules.name}, {players} players: {kept.result}")
         print(f"  kept in {path}")
     return 0
+
+
+MAX_SEED = 1_000_000_000
 
 
 def player_counts(option: str | None, allowed: tuple[int, ...]) -> list[int]:

@@ -87,9 +87,9 @@ def run_command(command: str, specs: list[tuple[str, int | None]], args: argpars
         require_extras(["cma"])
         # imported only when asked: tuning needs the cma package, which a plain compare does not
         from scoutlab.bots.tuned import check_cache
-        from scoutlab.sim.tune import Budget, fitted_words, tune_untuned
+        from scoutlab.sim.tune import Budget, fitted_words, tune_untuned, untuned_keys
 
-        check_cache()
+        check_cache(untuned_keys(specs, every))
         budget = Budget()
         done = tune_untuned(specs, every, budget, workers=args.workers,
                             report=lambda line: print(line, file=sys.stderr, flush=True))

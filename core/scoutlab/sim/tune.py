@@ -10,15 +10,17 @@ change a move in the variant (`directions`): no weight whose points the variant 
 nothing, and a card's or a scout's points and tempo as one, where only their sum counts.
 
 At the end, the search's mean and the starting weights (the default weights, read in the
-variant's points) play the same new games against the same opponents. The search's mean is
-kept only where it won clearly more (`clearly_better`: by more than 1.96 standard errors of
+variant's points) play the same new games against the same opponents (`verdict`). The search's
+mean is kept where it won clearly more (`clearly_better`: by more than 1.96 standard errors of
 the difference of the two shares, as if unpaired), else the start is (tuned.save), with both
 win shares and their 95% Wilson intervals: a tuning keeps no weights it cannot show are
-better than where it started (a mean that won a point or two more on the check games won no
-more on new ones), and says what it found in numbers. The result also gives the gain read
-game by game (`paired_gain`: both played each deal, so its error is about a third smaller);
-a rule on that error kept gains that new games did not show (docs/bots.md), so it informs and
-does not decide.
+better than where it started, and says what it found in numbers. The gain read game by game
+(`paired_gain`: both played each deal, so its error is about a third smaller) is more
+sensitive, but every tuning at a count is checked on the same deals, and a rule on it alone
+kept gains that new deals did not show (docs/bots.md). So where only that reading passes, the
+two play as many new games again, deals no check has chosen between, and the mean is kept if
+it gains there too by more than 1.645 standard errors (one-sided, as the question is whether
+it is better).
 """
 
 from __future__ import annotations
@@ -62,15 +64,23 @@ class Budget:
 
     def describe(self) -> str:
         return (f"{self.generations} generations of {self.population} candidates, {self.games} games each, "
-                f"then {self.check_games} games to check")
+                f"then {self.check_games} games to check, and as many again where only the games read one by one "
+                "show a gain")
+
+    @property
+    def most_games(self) -> int:
+        """The games a tuning plays at most: every candidate's, and both checks of the start and the mean."""
+        return self.generations * self.population * self.games + 4 * self.check_games
 
 
 QUICK = Budget(generations=6, population=8, games=150, check_games=600)
 #: The most a tuning may play, candidates and check included: about an hour of both cores in 4-player games.
 MAX_GAMES = 2_000_000
-#: Generation g plays run seed 1,000 * seed + g and the check 1,000 * seed + 999: generations stay below that.
+#: Generation g plays run seed 1,000 * seed + g, the check 1,000 * seed + 999 and the second check 1,000 * seed + 998:
+#: generations stay below them.
 MAX_GENERATIONS = 500
-CHECK_SEED = 999
+CHECK_SEED, SECOND_CHECK_SEED = 999, 998
+CLEAR, CLEAR_ONE_SIDED = 1.96, 1.645  # standard errors: a gain either way at 95%; a gain one way at 95%
 
 
 def budget_for(quick: bool, generations: int | None = None, games: int | None = None,
@@ -86,7 +96,7 @@ def budget_for(quick: bool, generations: int | None = None, games: int | None = 
             raise ValueError(f"{name} must be at least 1, got {value}")
     if budget.generations > MAX_GENERATIONS:
         raise ValueError(f"--generations must be at most {MAX_GENERATIONS}, got {budget.generations}")
-    total = budget.generations * budget.population * budget.games + 2 * budget.check_games
+    total = budget.most_games
     if total > MAX_GAMES:
         raise ValueError(f"that tuning would play {total:,} games; at most {MAX_GAMES:,} (about an hour of two cores)")
     return budget
@@ -200,7 +210,8 @@ def tune(rules: Rules, players: int, budget: Budget = Budget(), seed: int = 0, w
     ways = directions(rules)
     start = start_weights(rules, players)
     began = time.perf_counter()
-    backend = make_backend("pool", workers or available_cores())
+    tasks = budget.population * math.ceil(budget.games / BATCH)  # a generation's: more workers would wait idle
+    backend = make_backend("pool", min(workers or available_cores(), tasks))
     try:
         def outcomes(candidates: list[dict[str, float]], games: int, run_seed: int) -> list[list[float]]:
             return run_outcomes(backend, doc, players, [bot_name(c) for c in candidates], run_seed, games, opponents)
@@ -211,7 +222,7 @@ def tune(rules: Rules, players: int, budget: Budget = Budget(), seed: int = 0, w
         search = cma.CMAEvolutionStrategy([0.0] * len(ways), 1.0, {
             "popsize": budget.population, "seed": seed + 1, "verbose": -9, "maxiter": budget.generations})
         per_generation = budget.population * budget.games
-        total = budget.generations * per_generation + 2 * budget.check_games
+        total = budget.most_games
         for generation in range(budget.generations):
             xs = search.ask()
             found = [sum(games) / budget.games
@@ -225,12 +236,20 @@ def tune(rules: Rules, players: int, budget: Budget = Budget(), seed: int = 0, w
         mean = weights_of(search.mean)
         start_games, mean_games = outcomes([start, mean], budget.check_games, seed * 1_000 + CHECK_SEED)
         if progress:
+            progress(total - 2 * budget.check_games, total)
+
+        def second_check() -> list[list[float]]:
+            report("the gain shows only read game by game: checking it on as many new games")
+            return outcomes([start, mean], budget.check_games, seed * 1_000 + SECOND_CHECK_SEED)
+
+        better, second = verdict(start_games, mean_games, second_check)
+        if progress:
             progress(total, total)
     finally:
         backend.close()
     start_share, mean_share = _share(start_games), _share(mean_games)
     gain, error = paired_gain(mean_games, start_games)
-    kept, kept_share = (mean, mean_share) if clearly_better(mean_share, start_share) else (start, start_share)
+    kept, kept_share = (mean, mean_share) if better else (start, start_share)
     against = " or ".join(opponents)
     method = (f"CMA-ES (pycma) over {len(ways)} directions of the weights, {budget.generations} generations of "
               f"{budget.population} candidates, {budget.games} games each, one seat against {players - 1} {against}, "
@@ -238,8 +257,26 @@ def tune(rules: Rules, players: int, budget: Budget = Budget(), seed: int = 0, w
     result = (f"{'tuned' if kept is mean else 'start kept'}: {kept_share.words(players)} against {against}; "
               f"start {start_share.words(players)}, search's mean {mean_share.words(players)}, "
               f"{100 * gain:+.1f} points on the same games "
-              + (f"(standard error {100 * error:.1f})" if math.isfinite(error) else "(one game: no standard error)"))
+              + (f"(standard error {100 * error:.1f})" if math.isfinite(error) else "(one game: no standard error)")
+              + second)
     return tuned.Tuned(rules.name, players, tuned.play_digest(rules), kept, method, result)
+
+
+def verdict(start: Sequence[float], mean: Sequence[float],
+            second_check: Callable[[], Sequence[Sequence[float]]]) -> tuple[bool, str]:
+    """Whether the search's mean is kept over the start, from each one's share of each check game, and the words of a
+    second check ('' if none was played): see the module doc. `second_check()` plays it: [start's, mean's]."""
+    if clearly_better(_share(mean), _share(start)):
+        return True, ""
+    gain, error = paired_gain(mean, start)
+    if not gain > CLEAR * error:  # an infinite error (one game) passes nothing
+        return False, ""
+    start_again, mean_again = second_check()
+    gain, error = paired_gain(mean_again, start_again)
+    kept = gain > CLEAR_ONE_SIDED * error
+    return kept, (f"; read game by game it gained clearly, so both played {len(mean_again):,} new games: "
+                  f"{100 * gain:+.1f} points (standard error {100 * error:.1f}), "
+                  + ("a gain again" if kept else "not clearly a gain there"))
 
 
 def paired_gain(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
@@ -276,6 +313,12 @@ def fitted_words(kept: tuned.Tuned, budget: Budget, how: str = "a tuning") -> st
     else:
         what += "found no weights clearly better than the default weights read in its points; its bots play those."
     return f"{what} Figures: {kept.result.split(': ', 1)[1]}."
+
+
+def untuned_keys(specs: Sequence[tuple[str, int | None]], every_count: bool) -> list[tuple[str, int]]:
+    """The (digest, players) of each tuning `tune_untuned` would make: where its cache file goes."""
+    return [(tuned.play_digest(entry.rules), entry.players) for entry in entries_for(specs, every_count)
+            if skilled.tuning(entry.rules, entry.players) == "untuned"]
 
 
 def tune_untuned(specs: Sequence[tuple[str, int | None]], every_count: bool, budget: Budget = Budget(),
