@@ -363,11 +363,20 @@ def test_the_issues_command_answers_and_keeps_serving():
     (["replay", str(ACCOUNTS)], "not valid JSON"),
     (["validate", str(ACCOUNTS)], "$: a variant spec is a mapping of keys such as schema_version, name and players, not a string"),
     (["rules", str(BAD_SPECS / "lib" / "hashes")], "$: this is not a variant spec: none of its top-level keys is a spec's key"),
+    # each part of the path cost a step of resolving it: 300,000 parts took 34 s
+    (["validate", "a/" * 3000 + "x.yaml"], "$: a path of 6,006 characters names no file (at most 4,096)"),
 ])
 def test_long_or_foreign_arguments_are_one_short_line(capsys, command, said):
     err = one_line_error(capsys, command)
     hashes = (BAD_SPECS / "lib" / "hashes").read_text().splitlines()
     assert said in err and _leaks(err, SECRET_LINES + hashes) == []
+
+
+def test_a_variant_path_of_300_000_parts_is_refused_at_once_by_the_engine():
+    # Refused before it is resolved (which took 34 s, a step per part, to say "File name too long"), quoted short.
+    [answer] = _run_engine(json.dumps({"cmd": "new_game", "variant": "a/" * 300_000 + "x.yaml"}) + "\n")
+    assert not answer["ok"] and answer["error"].endswith(": $: a path of 600,006 characters names no file (at most 4,096)")
+    assert len(answer["error"]) < 200  # it quoted 2,000 characters
 
 
 def test_a_long_id_is_not_echoed():

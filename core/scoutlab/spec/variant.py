@@ -40,6 +40,7 @@ from scoutlab.base.errors import Problem, SpecError
 from scoutlab.base.limits import (
     EXCERPT_CHARS,
     MAX_COMPILED_CODES,
+    MAX_PATH_CHARS,
     MAX_SPEC_BYTES,
     InputTooLarge,
     check_size,
@@ -542,9 +543,16 @@ def _looks_like_path(text: str) -> bool:
     return "/" in text or "\\" in text or os.sep in text or text.endswith((".yaml", ".yml"))
 
 
+def _too_long(path: str) -> str:
+    return f"a path of {len(path):,} characters names no file (at most {MAX_PATH_CHARS:,})"
+
+
 def _top_source(name_or_path: str | os.PathLike[str]) -> _Source:
     if isinstance(name_or_path, os.PathLike) or _looks_like_path(name_or_path):
-        return _file_source(os.fspath(name_or_path))
+        path = os.fspath(name_or_path)
+        if len(path) > MAX_PATH_CHARS:
+            raise SpecError([Problem(path[:100] + "...", None, "$", _too_long(path))])
+        return _file_source(path)
     if name_or_path in _shipped_names():
         return _shipped_source(name_or_path)
     if os.path.exists(name_or_path):
@@ -568,6 +576,8 @@ def _parent_source(child: _Source, extends: str) -> _Source | str:
     if child.base_dir is None:
         where = "a shipped variant" if child.label.startswith(_SHIPPED_PREFIX) else "text with no base directory"
         return f"cannot extend the path {excerpt(extends)} from {where}; extend a shipped variant by name"
+    if len(extends) > MAX_PATH_CHARS:
+        return f"cannot extend {excerpt(extends)}: {_too_long(extends)}"
     path = os.path.normpath(os.path.join(child.base_dir, extends))
     try:
         mode = os.stat(path).st_mode  # stat, never open: opening a FIFO for reading would wait for a writer

@@ -63,6 +63,8 @@ TEMPLATES: tuple[str, ...] = (
     N_("cannot extend the path {path} from a shipped variant; extend a shipped variant by name"),
     N_("cannot extend the path {path} from text with no base directory; extend a shipped variant by name"),
     N_("cannot extend {path}: it is a directory"),
+    N_("cannot extend {path}: a path of {count} characters names no file (at most {limit})"),
+    N_("a path of {count} characters names no file (at most {limit})"),
     N_("cannot extend {path}: it is {kind}, not a spec file, so it is not read"),
     N_("cannot extend {path}: cannot read the file: {why}"),
     N_("cannot extend {path}: no such file {file}"),
