@@ -9,6 +9,7 @@ eye goes, and an unknown key is reported there), a list item's own line.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -198,6 +199,10 @@ class _Builder:
             raise yaml.MarkedYAMLError(problem=f"document too large (over {_MAX_NODES} values)", problem_mark=node.start_mark)
         if isinstance(node, yaml.ScalarNode):
             value = self._scalar(node)
+            if isinstance(value, float) and not math.isfinite(value):  # JSON has none: records and --json would break
+                self.source.findings.append(Finding(path, node.start_mark.line + 1, f"{node.value} is not allowed: a spec's "
+                                                    "numbers are finite, as JSON's are"))
+                return node.value
             code = unshowable(value) if isinstance(value, str) else None
             if code is not None:  # written as an escape: the reader refuses the raw character itself
                 self.source.findings.append(Finding(path, node.start_mark.line + 1, f"character {code} (a control "

@@ -65,6 +65,7 @@ TEMPLATES: tuple[str, ...] = (
     N_("cannot extend {path}: it is a directory"),
     N_("cannot extend {path}: a path of {count} characters names no file (at most {limit})"),
     N_("a path of {count} characters names no file (at most {limit})"),
+    N_("{value} is not allowed: a spec's numbers are finite, as JSON's are"),
     N_("cannot extend {path}: it is {kind}, not a spec file, so it is not read"),
     N_("cannot extend {path}: cannot read the file: {why}"),
     N_("cannot extend {path}: no such file {file}"),
