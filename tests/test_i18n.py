@@ -92,6 +92,9 @@ def test_languages_and_directions():
     assert i18n.from_accept_language("") == "en"
     for odd in ("NaN", "nan", "inf", "2", "-1"):  # not a quality: ranked last, not first
         assert i18n.from_accept_language(f"ar;q={odd},el;q=0.5") == "el", odd
+        assert i18n.from_accept_language(f"ar;q={odd}") == "ar", odd  # still wanted, if least of all
+    assert i18n.from_accept_language("el;q=0") == "en"  # q=0 is "not Greek" (RFC 9110): it gave Greek
+    assert i18n.from_accept_language("bg;q=0, fa;q=0.1") == "fa"
 
 
 def test_the_seeds_own_words_are_used_where_they_have_them():

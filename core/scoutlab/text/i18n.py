@@ -90,6 +90,9 @@ def left_to_right(text: str) -> str:
     return f"\u2066{text}\u2069"
 
 
+UNREADABLE = 0.0001  # the quality of a language whose q= cannot be read: wanted, but least of all (q=0 is "not this")
+
+
 def from_accept_language(header: str | None) -> str:
     """The first supported language of an HTTP Accept-Language header, by quality; English if none."""
     choices = []
@@ -100,13 +103,13 @@ def from_accept_language(header: str | None) -> str:
             try:
                 quality = float(params.strip()[2:])
             except ValueError:
-                quality = 0.0
+                quality = UNREADABLE
             if not 0.0 <= quality <= 1.0:  # NaN, inf or 2 is no quality (HTTP's run from 0 to 1): the least
-                quality = 0.0
+                quality = UNREADABLE
         choices.append((-quality, index, tag.strip()))
-    for _, _, tag in sorted(choices):
+    for quality, _, tag in sorted(choices):
         code = tag.lower().split("-")[0]
-        if code in LANGUAGES:
+        if code in LANGUAGES and quality < 0:  # q=0 says "not this one" (RFC 9110)
             return code
     return DEFAULT
 

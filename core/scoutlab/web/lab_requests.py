@@ -147,7 +147,7 @@ def games_of(body: dict[str, Any], _: Gettext) -> int:
 def players_of(body: dict[str, Any], _: Gettext) -> int | None:
     """The number of players asked for, or None (empty, 0): the run plays each count the variant allows."""
     players = body.get("players")
-    if players in (None, "", 0, "0"):
+    if players is None or (not isinstance(players, bool) and players in ("", 0, "0")):  # false == 0 is no count
         return None
     return whole_number(players, 2, 5, _("The number of players must be a whole number from {low} to {high}.", low=2, high=5))
 

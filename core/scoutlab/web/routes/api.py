@@ -50,7 +50,7 @@ def new_from(web: WebContext, body: dict[str, Any], _: Gettext) -> Match:
     spec = spec_from(variant, spec_text, "pasted.yaml", _)
     players = players or rules_for(spec).players[0]
     level = level_spec(body.get("level", DEFAULT_LEVEL), _)
-    return start_match(web.matches, spec.doc, players, bots or [level] * (players - 1), seed, _)
+    return start_match(web.matches, spec.doc, players, [level] * (players - 1) if bots is None else bots, seed, _)
 
 
 async def api_new(request: Request) -> Response:
