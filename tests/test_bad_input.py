@@ -365,6 +365,9 @@ def test_the_issues_command_answers_and_keeps_serving():
     (["rules", str(BAD_SPECS / "lib" / "hashes")], "$: this is not a variant spec: none of its top-level keys is a spec's key"),
     # each part of the path cost a step of resolving it: 300,000 parts took 34 s
     (["validate", "a/" * 3000 + "x.yaml"], "$: a path of 6,006 characters names no file (at most 4,096)"),
+    # a line break split the error into three lines; a right-to-left override reordered it
+    (["sweep", "two-player", "--set", "deal.hand_size.2=9\n10", "--games", "2"], "--set deal.hand_size.2=9\\n10: $.deal"),
+    (["sweep", "two-player", "--set", "deal.hand_size.2=9\u202e,10", "--games", "2"], "--set deal.hand_size.2=9\\u202e: $.deal"),
 ])
 def test_long_or_foreign_arguments_are_one_short_line(capsys, command, said):
     err = one_line_error(capsys, command)

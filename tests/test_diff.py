@@ -185,3 +185,11 @@ def test_a_dropped_deal_is_still_explained():
     assert explain("$.deal.hand_size.3", 12, None) == (
         "there is no deal for 3 players (was: with 3 players each is dealt 12 cards)"
     )
+
+
+def test_a_value_is_shown_on_one_short_line():
+    from scoutlab.spec.diff import SHOWN_CHARS, show_value
+
+    shown = show_value({"note": "abc\u202edef\nghi", "big": list(range(20_000))})  # a 129 KB line, reordered by U+202E
+    assert shown.startswith("{note: abc\\u202edef\\nghi, big: [0, 1, 2") and "\u202e" not in shown and "\n" not in shown
+    assert len(shown) < SHOWN_CHARS + 40 and shown.endswith(" characters)")

@@ -125,9 +125,11 @@ def shown_safely(text: str) -> str:
 
 def on_one_line(name: str) -> str:
     """A name (a path, a variant's name) for a one-line message: also its line breaks and tabs escaped, as the
-    terminal would otherwise break the message there."""
-    return _UNSHOWABLE_IN_A_LINE.sub(lambda found: found.group().encode("unicode_escape", "backslashreplace").decode("ascii"),
-                                     name).replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    terminal would otherwise break the message there, and the bidirectional controls that would reorder it."""
+    return _IN_A_LINE.sub(lambda found: found.group().encode("unicode_escape", "backslashreplace").decode("ascii"), name)
+
+
+_IN_A_LINE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
 def printable(message: str, width: int = 500) -> str:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from scoutlab.base.limits import excerpt
+from scoutlab.base.limits import excerpt, on_one_line
 
 help = "fit the skilled bot's weights to a variant by self-play (kept for compare and the browser)"
 
@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
                     report=lambda line: print(f"  {line}", file=sys.stderr, flush=True))
         path = tuned.save(kept)
         print(f"{rules.name}, {players} players: {kept.result}")
-        print(f"  kept in {path}")
+        print(f"  kept in {on_one_line(str(path))}")
     return 0
 
 

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from scoutlab.base.limits import excerpt
+from scoutlab.base.limits import excerpt, on_one_line
 from scoutlab.rules import Rules
 from scoutlab.sim import ADVANTAGE_CAP, Entry, check_counts, run_entries
 from scoutlab.sim.findings import findings
@@ -142,7 +142,7 @@ def point_rules(base: str, settings: Sequence[Setting], choice: Sequence[int]) -
         spec = load_spec_text(json.dumps(doc), filename="--set",
                               base_dir=None if shipped else os.path.dirname(os.path.abspath(base)))
     except SpecError as exc:
-        given = ", ".join(f"{s.path}={s.texts[i]}" for s, i in zip(settings, choice))
+        given = on_one_line(", ".join(f"{s.path}={s.texts[i]}" for s, i in zip(settings, choice)))
         raise ValueError("; ".join(f"--set {given}: {p.path}: {p.message}" for p in exc.problems)) from None
     return Rules(spec)
 

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from scoutlab.base.limits import on_one_line
 from scoutlab.spec.source import render_path
 from scoutlab.spec.variant import variant_schema
 
@@ -83,17 +84,26 @@ def _walk(a: Any, b: Any, path: tuple[str | int, ...], found: list[Difference]) 
         found.append(Difference(rendered, a, b, explain(rendered, a, b)))
 
 
+SHOWN_CHARS = 200  # of one value: a plugin's config may hold a list of thousands
+
+
 def show_value(value: Any) -> str:
-    """A value as the spec would write it: `owner_receives`, `true`, `[3, 4, 5]`; `(absent)` for no key."""
+    """A value as the spec would write it: `owner_receives`, `true`, `[3, 4, 5]`; `(absent)` for no key. On one line,
+    cut to SHOWN_CHARS with its length said."""
+    text = _written(value)
+    return text if len(text) <= SHOWN_CHARS else f"{text[:SHOWN_CHARS]}... ({len(text):,} characters)"
+
+
+def _written(value: Any) -> str:
     if value is None:
         return "(absent)"
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{k}: {show_value(v)}" for k, v in value.items()) + "}"
+        return "{" + ", ".join(f"{on_one_line(str(k))}: {_written(v)}" for k, v in value.items()) + "}"
     if isinstance(value, list):
-        return "[" + ", ".join(show_value(v) for v in value) + "]"
-    return str(value)
+        return "[" + ", ".join(_written(v) for v in value) + "]"
+    return on_one_line(str(value))  # a text's line break or bidirectional override would break or reorder the line
 
 
 def to_json(a_name: str, b_name: str, differences: list[Difference]) -> str:
