@@ -352,6 +352,19 @@ def test_legal_lists_every_action_grouped_with_what_it_does(tmp_path: Path, caps
     assert "ends the round (hand_emptied): P1 -2, P2 -1, P3 +1" in out
 
 
+def test_a_preview_leaves_the_state_and_its_random_stream_as_they_were() -> None:
+    from scoutlab.commands.legal import preview
+
+    state = position(SMALL)
+    legal = state.legal_actions()
+    before = {k: [list(v) if isinstance(v, list) else v for v in value] if isinstance(value, list) else value
+              for k, value in state.fields().items()}  # its lists copied: a preview must change none in place
+    stream = state.rng.getstate()
+    ending = next(c for c in legal if preview(state, c).round_ends)  # it deals the next round
+    assert preview(state, ending).round == 1 and state.rng.getstate() == stream
+    assert {k: v for k, v in state.fields().items() if k != "rng"} == {k: v for k, v in before.items() if k != "rng"}
+
+
 def test_legal_judges_one_action(tmp_path: Path, capsys) -> None:
     code, out, _ = legal(tmp_path, capsys, SMALL, "--action", "scout left 0")
     assert code == 0 and out.splitlines()[-1] == "legal: scout left 0 (takes 4/5) P2 gets a Scout chip"

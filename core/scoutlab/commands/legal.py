@@ -6,7 +6,7 @@ With --action, prints `legal: ...` (exit 0) or `illegal: <the rule it breaks>` (
 from __future__ import annotations
 
 import argparse
-import copy
+import random
 
 from scoutlab.engine.cards import format_hand
 from scoutlab.text.log import describe_action, seat_name
@@ -100,8 +100,11 @@ def effect_line(state, code: int, width: int = 0) -> str:
 
 
 def preview(state, code: int):
-    """The state after `code`, leaving `state` as it was (the rules are shared, not copied)."""
-    after = copy.deepcopy(state, {id(state.rules): state.rules})
+    """The state after `code`, leaving `state` as it was: a clone (a deep copy cost a second per hundred actions of a
+    large hand), with a random stream of its own, since an action that ends a round deals the next from it."""
+    after = state.clone()
+    after.rng = random.Random()
+    after.rng.setstate(state.rng.getstate())
     after.apply(code)
     return after
 
