@@ -324,6 +324,11 @@ def test_bytes_that_are_not_utf_8_are_refused_by_the_engine_not_echoed():
     assert second["id"] == 2 and second["ok"]
 
 
+def test_a_byte_order_mark_before_a_request_is_not_part_of_it():
+    [answer] = _run_engine('\ufeff{"id": 1, "cmd": "hello"}\n')  # Python's "Unexpected UTF-8 BOM"
+    assert answer["ok"] and answer["id"] == 1
+
+
 def test_the_protocol_corpus_lists_every_file():
     assert sorted(PROTOCOL_CORPUS) == sorted(p.name for p in PROTOCOL.glob("*.jsonl"))
 

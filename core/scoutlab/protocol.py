@@ -67,6 +67,7 @@ class EngineSession:
             return None
         if len(line) > MAX_PROTOCOL_LINE:
             return _line_too_long(len(line))
+        line = line.removeprefix("\ufeff")  # a byte order mark some editors and pipes put first: not part of the request
         if _SURROGATE.search(line):  # bytes that are not UTF-8, as the standard input decodes them
             return {"id": None, "ok": False, "error": "not a JSON line: it is not UTF-8 text"}
         try:
@@ -122,6 +123,8 @@ class EngineSession:
         rules = load_rules(variant)
         players = _field(request, "players", int, rules.players[0])
         seed = _field(request, "seed", int, 0)
+        if seed < 0:  # as a position's seed: a record could not replay it
+            raise ProtocolError(f"'seed' must be 0 or more, got {excerpt(seed)}")
         state = rules.new_game(players, seed)
         self.rules, self.state = rules, state
         return {"variant": rules.name, "players": players, "seed": seed, **self._status()}
@@ -159,8 +162,10 @@ class EngineSession:
         if state.is_over:
             raise ProtocolError("the game is over: start another with new_game")
         action = request.get("action")
-        if isinstance(action, bool) or not isinstance(action, (str, int)):
+        if action is None:
             raise ProtocolError("act needs \"action\": a move in notation, e.g. \"show 2-3\"")
+        if isinstance(action, bool) or not isinstance(action, (str, int)):
+            raise ProtocolError(f"\"action\" must be a move in notation (e.g. \"show 2-3\") or an action code, got {_shown(action)}")
         if isinstance(action, int) and not 0 <= action < state.rules.codec.size:
             raise ProtocolError(f"action code {excerpt(action)} does not exist: codes run from 0 to {state.rules.codec.size - 1}")
         code = action if isinstance(action, int) else state.code(action)
