@@ -557,7 +557,7 @@ def _top_source(name_or_path: str | os.PathLike[str]) -> _Source:
         return _shipped_source(name_or_path)
     if os.path.exists(name_or_path):
         return _file_source(name_or_path)
-    label = name_or_path if len(name_or_path) <= 100 else name_or_path[:100] + "..."  # the name is the message's file
+    label = (name_or_path if len(name_or_path) <= 100 else name_or_path[:100] + "...") or "''"  # the message's file
     raise SpecError([Problem(label, None, "$", _unknown_variant(name_or_path, os.curdir))])
 
 

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 # English plural, PLURALS the English singular and the parameter that holds the count.
 MESSAGES: dict[str, str] = {
     "title": "{name}: {description}",
+    "list.next": "{head}, {item}",  # a list's items before its last: Arabic and Persian write their own comma
     "list.and": "{head} and {last}",
     "list.or": "{head} or {last}",
     "section.deck": "Players and deck",
@@ -451,7 +452,10 @@ class _Formatter(string.Formatter):
             items = [self.format_field(v, "") for v in value]
             if len(items) < 2:
                 return "".join(items)
-            return self.messages[f"list.{spec}"].format(head=", ".join(items[:-1]), last=items[-1])
+            head = items[0]
+            for item in items[1:-1]:
+                head = self.messages["list.next"].format(head=head, item=item)
+            return self.messages[f"list.{spec}"].format(head=head, last=items[-1])
         if isinstance(value, Sentence):
             return self.sentence(value)
         return super().format_field(value, spec)
