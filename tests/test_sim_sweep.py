@@ -219,3 +219,16 @@ def test_a_numeric_sweeps_findings_are_few_and_its_charts_draw_the_fit_with_its_
     value, low, high = fitted(trend, middle)
     assert low < value < high and len(ax.collections) == 1  # the 95% band
     plt.close(figure)
+
+
+@pytest.mark.parametrize("target, said", [
+    ("turns_per_round=30%", "--target turns_per_round: '30%': a percentage is for a share"),  # was read as 0.30 turns
+    ("end.hand_emptied=150%", "--target end.hand_emptied: '150%': a target runs from -1 to 1 (or -100% to 100%)"),
+    ("turns_per_round=1e308", "--target turns_per_round: '1e308': a target runs from -1,000,000,000 to 1,000,000,000"),
+    ("turns_per_round=nan", "a target runs from"),
+    ("turns_per_round=" + "9" * 5000, "--target is 5,016 characters long; at most"),  # said "expected METRIC=VALUE"
+])
+def test_a_target_that_no_metric_can_take_is_refused_in_one_line(capsys, target, said):
+    assert main(["sweep", "official", "--set", "scoring.captured_card=1,2", "--games", "2", "--target", target]) == 1
+    err = capsys.readouterr().err
+    assert said in err and err.count("\n") == 1, err

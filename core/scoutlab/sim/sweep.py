@@ -18,7 +18,7 @@ import difflib
 import itertools
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -159,19 +159,28 @@ def check_metrics(names: Sequence[str], known: Sequence[str], option: str = "--m
     return list(dict.fromkeys(out))
 
 
-def parse_target(text: str, known: Sequence[str]) -> tuple[str, float]:
-    """`METRIC=VALUE` -> (metric, value); a share may be given as 0.5 or 50%."""
+MAX_TARGET = 1e9  # no metric comes near: a larger value is a slip, and 1e308 printed as 309 digits
+
+
+def parse_target(text: str, known: Mapping[str, str]) -> tuple[str, float]:
+    """`METRIC=VALUE` -> (metric, value); a share (`known` maps each metric to its unit) may be given as 0.5 or 50%."""
+    if len(text) > MAX_TEXT:
+        raise ValueError(f"--target is {len(text):,} characters long; at most {MAX_TEXT}")
     key, equals, value = text.partition("=")
     key, value = key.strip(), value.strip()
-    if not equals or not key or not value or len(text) > MAX_TEXT:
+    if not equals or not key or not value:
         raise ValueError(f"--target {text[:40]!r}: expected METRIC=VALUE, e.g. first_player=0 or turns_per_round=30")
-    (key,) = check_metrics([key], known, "--target")
+    (key,) = check_metrics([key], list(known), "--target")
+    share = known[key] == "share"
+    if value.endswith("%") and not share:
+        raise ValueError(f"--target {key}: {value[:40]!r}: a percentage is for a share; {key} is not one")
     try:
         number = float(value[:-1]) / 100 if value.endswith("%") else float(value)
     except ValueError:
         raise ValueError(f"--target {key}: {value[:40]!r} is not a number") from None
-    if number != number or number in (float("inf"), float("-inf")):
-        raise ValueError(f"--target {key}: {value[:40]!r} is not a finite number")
+    if not abs(number) <= (1 if share else MAX_TARGET):  # and not NaN
+        span = "-1 to 1 (or -100% to 100%), as a share is" if share else f"-{MAX_TARGET:,.0f} to {MAX_TARGET:,.0f}"
+        raise ValueError(f"--target {key}: {value[:40]!r}: a target runs from {span}")
     return key, number
 
 
@@ -188,10 +197,11 @@ def sweep(base: str, sets: Sequence[str], players: int | None = None, games: int
     rules = [point_rules(base, settings, choice) for choice in choices]
     count = players if players is not None else rules[0].players[0]
     check_players(rules[0], count)  # before the metrics, whose fair shares divide by it
-    known = [m.key for m in catalogue(count, end_reasons(rules[0]), ("strong", "weak"))]
+    units = {m.key: m.unit for m in catalogue(count, end_reasons(rules[0]), ("strong", "weak"))}
+    known = list(units)
     chosen = check_metrics(metrics or DEFAULT_METRICS, known) if metrics else [
         m for m in DEFAULT_METRICS if m in known]
-    aims = dict(parse_target(t, known) for t in targets)
+    aims = dict(parse_target(t, units) for t in targets)
     chosen += [key for key in aims if key not in chosen]  # a target's metric is shown and tested too
     if strong == "auto" and not set(chosen) & set(SKILL_METRICS):
         strong = None  # skill games are slow: only when a skill metric is asked for
