@@ -119,6 +119,16 @@ def test_plugins_shows_blocked_and_unselected_ones_without_loading_them(clean_en
     assert " allowed " in rows["wrap-runs"] and " always " in rows["builtin"]
 
 
+def test_plugins_names_a_name_no_plugin_has_and_reads_names_one_a_line(clean_env, capsys):
+    clean_env.setenv("SCOUTLAB_BLOCK_PLUGINS", "WRAP-RUNS\nnoop")  # blocked nothing, and said nothing
+    clean_env.setenv("SCOUTLAB_PLUGINS", "wrap-runs noop  runs-beat-sets,builtin")
+    code = main(["plugins"])
+    out = capsys.readouterr().out
+    assert code == 0 and " blocked " in next(line for line in out.splitlines() if line.startswith("noop"))
+    assert out.endswith("SCOUTLAB_BLOCK_PLUGINS names 'WRAP-RUNS', which is no installed plugin; did you mean 'wrap-runs'?\n")
+    assert " allowed " in next(line for line in out.splitlines() if line.startswith("runs-beat-sets"))
+
+
 def test_plugins_reports_a_plugin_that_fails_to_load_and_exits_1(clean_env, capsys):
     class Broken:
         def make_plugin(self, config):

@@ -1,7 +1,7 @@
 """List the installed plugins (entry-point group `scoutlab`): the distribution and version that
 provides each, whether it is on, and the hooks it implements.
 
-SCOUTLAB_BLOCK_PLUGINS (names, comma-separated) switches plugins off; SCOUTLAB_PLUGINS, when
+SCOUTLAB_BLOCK_PLUGINS (names, separated by commas or spaces) switches plugins off; SCOUTLAB_PLUGINS, when
 set, leaves only the plugins it names on (`builtin`, the official rules, is always on).
 Switched-off plugins are listed but not loaded. Exit code 1 when an enabled plugin fails to
 load or implements a hook that does not exist.
@@ -10,10 +10,12 @@ load or implements a hook that does not exist.
 from __future__ import annotations
 
 import argparse
+import difflib
 import types
 
 import pluggy
 
+from scoutlab.base.limits import excerpt
 from scoutlab.host import hookspecs, manager as plugin_host
 
 help = "list installed plugins, their versions, hooks, and which are blocked"
@@ -77,4 +79,8 @@ def run(args: argparse.Namespace) -> int:
     for row in rows:
         print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[3])
     print(f"\n{LEGEND}")
+    for variable, name in plugin_host.unknown_names():  # a misspelt name switches nothing off, and said nothing
+        hint = difflib.get_close_matches(name.lower(), list(described), n=1, cutoff=0.5)
+        print(f"{variable} names {excerpt(name)}, which is no installed plugin"
+              + (f"; did you mean {hint[0]!r}?" if hint else ""))
     return 0 if all(healthy for *_, healthy in described.values()) else 1

@@ -2,8 +2,8 @@
 
 The built-in rules are always registered first, under the name `builtin`; a spec's
 plugins come after, each made with its own config. SCOUTLAB_BLOCK_PLUGINS (names,
-comma-separated) switches plugins off, so a broken one can be set aside without
-uninstalling it; SCOUTLAB_PLUGINS (names, comma-separated), when set, allows only those.
+separated by commas or spaces) switches plugins off, so a broken one can be set aside without
+uninstalling it; SCOUTLAB_PLUGINS (names, likewise), when set, allows only those.
 Every plugin but `builtin` is guarded (hookguard.py): a hook that raises or answers
 with the wrong kind of value is reported by plugin name.
 """
@@ -51,7 +51,15 @@ def available_plugins() -> dict[str, EntryPoint]:
 
 
 def _names(variable: str) -> set[str]:
-    return {n.strip() for n in os.environ.get(variable, "").split(",") if n.strip()}
+    """The names a variable lists, separated by commas or white space (a list written one name a line too)."""
+    return set(os.environ.get(variable, "").replace(",", " ").split())
+
+
+def unknown_names() -> list[tuple[str, str]]:
+    """(variable, name) for each name SCOUTLAB_BLOCK_PLUGINS or SCOUTLAB_PLUGINS gives that no installed plugin has."""
+    installed = set(installed_plugins())
+    return [(variable, name) for variable in ("SCOUTLAB_BLOCK_PLUGINS", "SCOUTLAB_PLUGINS")
+            for name in sorted(_names(variable)) if name not in installed]
 
 
 def blocked_plugins() -> set[str]:
