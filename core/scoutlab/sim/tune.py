@@ -10,17 +10,17 @@ change a move in the variant (`directions`): no weight whose points the variant 
 nothing, and a card's or a scout's points and tempo as one, where only their sum counts.
 
 At the end, the search's mean and the starting weights (the default weights, read in the
-variant's points) play the same new games against the same opponents (`verdict`). The search's
-mean is kept where it won clearly more (`clearly_better`: by more than 1.96 standard errors of
-the difference of the two shares, as if unpaired), else the start is (tuned.save), with both
-win shares and their 95% Wilson intervals: a tuning keeps no weights it cannot show are
-better than where it started, and says what it found in numbers. The gain read game by game
-(`paired_gain`: both played each deal, so its error is about a third smaller) is more
-sensitive, but every tuning at a count is checked on the same deals, and a rule on it alone
-kept gains that new deals did not show (docs/bots.md). So where only that reading passes, the
-two play as many new games again, deals no check has chosen between, and the mean is kept if
-it gains there too by more than 1.645 standard errors (one-sided, as the question is whether
-it is better).
+variant's points) play the same new games against the same opponents (`verdict`). Where the
+mean won clearly more, by more than 1.96 standard errors of the difference of the two shares
+(`clearly_better`, as if unpaired) or of the gain read game by game (`paired_gain`: both played
+each deal, so its error is about a third smaller), the two play as many new games again, and
+the mean is kept only if it gains there too, by more than 1.645 standard errors of the gain read
+game by game (one-sided: the question is whether it is better); else the start is (tuned.save).
+Every tuning at a count is checked on the same deals, so the searches kept on them alone were
+those the deals flattered, and the gains did not hold on new ones (docs/bots.md); the second
+deals have chosen nothing. The result says both win shares with their 95% Wilson intervals and
+each gain with its standard error: a tuning keeps no weights it cannot show are better than
+where it started, and says what it found in numbers.
 """
 
 from __future__ import annotations
@@ -64,8 +64,7 @@ class Budget:
 
     def describe(self) -> str:
         return (f"{self.generations} generations of {self.population} candidates, {self.games} games each, "
-                f"then {self.check_games} games to check, and as many again where only the games read one by one "
-                "show a gain")
+                f"then {self.check_games} games to check, and as many new ones again where the search won clearly more")
 
     @property
     def most_games(self) -> int:
@@ -239,7 +238,7 @@ def tune(rules: Rules, players: int, budget: Budget = Budget(), seed: int = 0, w
             progress(total - 2 * budget.check_games, total)
 
         def second_check() -> list[list[float]]:
-            report("the gain shows only read game by game: checking it on as many new games")
+            report("the search's mean won clearly more: checking it on as many new games")
             return outcomes([start, mean], budget.check_games, seed * 1_000 + SECOND_CHECK_SEED)
 
         better, second = verdict(start_games, mean_games, second_check)
@@ -266,17 +265,14 @@ def verdict(start: Sequence[float], mean: Sequence[float],
             second_check: Callable[[], Sequence[Sequence[float]]]) -> tuple[bool, str]:
     """Whether the search's mean is kept over the start, from each one's share of each check game, and the words of a
     second check ('' if none was played): see the module doc. `second_check()` plays it: [start's, mean's]."""
-    if clearly_better(_share(mean), _share(start)):
-        return True, ""
     gain, error = paired_gain(mean, start)
-    if not gain > CLEAR * error:  # an infinite error (one game) passes nothing
+    if not (clearly_better(_share(mean), _share(start)) or gain > CLEAR * error):  # an infinite error passes nothing
         return False, ""
     start_again, mean_again = second_check()
     gain, error = paired_gain(mean_again, start_again)
     kept = gain > CLEAR_ONE_SIDED * error
-    return kept, (f"; read game by game it gained clearly, so both played {len(mean_again):,} new games: "
-                  f"{100 * gain:+.1f} points (standard error {100 * error:.1f}), "
-                  + ("a gain again" if kept else "not clearly a gain there"))
+    return kept, (f"; so both played {len(mean_again):,} new games: {100 * gain:+.1f} points (standard error "
+                  f"{100 * error:.1f}), " + ("a gain again" if kept else "not clearly a gain there"))
 
 
 def paired_gain(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
