@@ -572,3 +572,19 @@ def test_a_shipped_variant_is_read_once_and_each_caller_gets_its_own_document():
     shipped = shipped_variants()
     shipped.append(("mine", ""))
     assert ("mine", "") not in shipped_variants()
+
+
+@pytest.mark.parametrize("parent", [b"extends: official\nname: big\n" + b"#" * 1_100_000, b"name: \xff\n"])
+def test_a_parent_that_cannot_be_read_is_named_where_the_child_extends_it(tmp_path, parent):
+    from scoutlab.text.i18n import gettext_for
+    from scoutlab.text.spec_messages import translate_problem
+
+    (tmp_path / "parent.yaml").write_bytes(parent)
+    (tmp_path / "child.yaml").write_text("extends: parent.yaml\nname: child\n")
+    with pytest.raises(SpecError) as error:
+        load_spec(tmp_path / "child.yaml")
+    [problem] = error.value.problems  # it was at the parent's file, with no line of the child's
+    assert (Path(problem.file).name, problem.line, problem.path) == ("child.yaml", 1, "$.extends")
+    assert problem.message.startswith("cannot extend 'parent.yaml': ")
+    said = translate_problem(problem, gettext_for("fa")).split("$.extends: ")[1]
+    assert said.count("parent.yaml") == 1 and not any(word in said for word in ("cannot", "bytes", "offset"))

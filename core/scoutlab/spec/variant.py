@@ -624,6 +624,9 @@ def _read_layer(source: _Source, named_by: tuple[Problem, str] | None = None) ->
     try:
         text = source.read()
     except _Unreadable as exc:
+        if named_by is not None:  # said where the child names it, as a parent that is missing is
+            at, extends = named_by
+            return None, [at._replace(message=f"cannot extend {excerpt(extends)}: {exc}")]
         return None, [Problem(source.label, None, "$", str(exc))]
     parsed = yamlsrc.parse(text)
     problems = [Problem(source.label, f.line, render_path(f.path), f.message) for f in parsed.findings]
