@@ -305,7 +305,8 @@ def fitted_words(kept: tuned.Tuned, budget: Budget, how: str = "a tuning") -> st
     """A tuning made before a run, as the run's findings say it: in words first, then its figures."""
     what = f"Fitted first: {how} of the skilled bots of {kept.variant} at {kept.players} players ({budget.describe()}) "
     if kept.result.startswith("tuned:"):
-        what += "found weights that won clearly more than the default weights read in its points; its bots play them."
+        what += ("found weights that won clearly more than the default weights read in its points, and again on new "
+                 "games; its bots play them.")
     else:
         what += "found no weights clearly better than the default weights read in its points; its bots play those."
     return f"{what} Figures: {kept.result.split(': ', 1)[1]}."
