@@ -39,10 +39,11 @@ class ProtocolError(ValueError):
     """A request the engine cannot serve; its message is the reply's `error`."""
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")  # what no UTF-8 text holds: bytes that are not UTF-8, or a lone escape
+
+
 # -- one session: a game and the commands that drive it -------------------------------------
 
-
-_SURROGATE = re.compile("[\ud800-\udfff]")  # what no UTF-8 text holds: bytes that are not UTF-8, or a lone escape
 
 class EngineSession:
     """Holds at most one game and answers requests about it; `handle` never raises."""

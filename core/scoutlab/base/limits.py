@@ -31,8 +31,9 @@ MAX_PROTOCOL_LINE = 1_000_000
 MAX_NETWORK_BYTES = 20_000_000
 #: One answer line of an external bot, in bytes (64 KB); an action in notation is under 40.
 MAX_BOT_ANSWER = 65_536
+#: A file's path, in characters: Linux's PATH_MAX, so a longer one names no file (and resolving it costs a step a part).
+MAX_PATH_CHARS = 4_096
 #: Nesting of lists and mappings in any YAML or JSON input; a shipped spec needs 5, its record 6.
-MAX_PATH_CHARS = 4_096  # Linux's PATH_MAX: a longer path names no file, and resolving it costs time by its parts
 MAX_NESTING = 64
 #: A mapping key in YAML input, in characters; a spec's longest is 22 (`exempt_last_show_owner`).
 MAX_KEY_CHARS = 100
