@@ -124,3 +124,26 @@ def test_standard_output_redirected_to_a_file_gets_the_output(tmp_path):
         subprocess.run([sys.executable, "-c", "from scoutlab.base import files; files.write_whole('/dev/stdout', 'all of it')"],
                        stdout=redirected, check=True)
     assert out.read_text() == "all of it" and os.path.islink("/dev/stdout")
+
+
+@pytest.mark.parametrize("order", ["file first", "device first"])
+def test_a_run_that_cannot_write_one_output_replaces_none(tmp_path, capsys, order):
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full here")
+    kept = tmp_path / "a.json"
+    kept.write_text("old")
+    outputs = ["--json", str(kept), "--csv", "/dev/full"]
+    if order == "device first":
+        outputs = outputs[2:] + outputs[:2]
+    assert main(["simulate", "two-player", "--games", "2", "--workers", "1", "--strong", "none", *outputs]) == 1
+    assert "/dev/full: No space left on device" in capsys.readouterr().err
+    assert kept.read_text() == "old" and sorted(p.name for p in tmp_path.iterdir()) == ["a.json"]  # it was replaced
+
+
+def test_write_all_moves_every_file_into_place_or_none(tmp_path):
+    first, second = tmp_path / "first.txt", tmp_path / "second.txt"
+    files.write_all([(str(first), "one"), (str(second), "two")])
+    assert (first.read_text(), second.read_text()) == ("one", "two")
+    with pytest.raises(OSError):
+        files.write_all([(str(first), "ONE"), (str(tmp_path / "no" / "third.txt"), "three")])
+    assert first.read_text() == "one" and sorted(p.name for p in tmp_path.iterdir()) == ["first.txt", "second.txt"]

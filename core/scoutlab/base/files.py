@@ -8,6 +8,7 @@ wait for ever. Devices (/dev/null) and links (/dev/stdout) are written through, 
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import re
@@ -95,6 +96,51 @@ def write_whole(path: str | os.PathLike[str], text: str) -> None:
         if exc.filename is not None or not exc.strerror:
             raise
         raise OSError(exc.errno, exc.strerror, os.fspath(path)) from None  # a full /dev/full names no file of its own
+
+
+def write_all(outputs: Iterable[tuple[str, str]]) -> None:
+    """Write each (path, text) as write_whole does, and the set as a whole: every file is written beside its place
+    first, and moved into place only once all are, so a run that cannot write one output replaces none (a pipe, a
+    device or a link is written through, before any is moved)."""
+    staged: list[tuple[str, str]] = []  # (part, path)
+    try:
+        for path, text in outputs:
+            if not _replaceable(path):
+                write_whole(path, text)
+                continue
+            part = _part_beside(path)
+            staged.append((part, path))
+            try:
+                with open(part, "w", encoding="utf-8") as out:
+                    out.write(text)
+            except OSError as exc:
+                raise OSError(exc.errno, exc.strerror, path) from None  # named by its place, not its part
+        for part, path in staged:
+            os.chmod(part, _mode_for(path))
+        for part, path in staged:
+            os.replace(part, path)
+    except BaseException:
+        for part, _ in staged:
+            with contextlib.suppress(FileNotFoundError):  # moved into place already
+                os.unlink(part)
+        raise
+
+
+def _replaceable(path: str) -> bool:
+    """Whether `path` is a regular file or none, which a finished file is moved onto; a pipe, a device or a link is
+    written through (a file moved into a link's place would replace the link, and /dev/stdout is one)."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return True
+    return stat.S_ISREG(mode) and not os.path.islink(path)
+
+
+def _part_beside(path: str) -> str:
+    folder, name = os.path.split(os.path.abspath(path))
+    fd, part = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".part")
+    os.close(fd)
+    return part
 
 
 @contextmanager

@@ -142,24 +142,29 @@ def write_outputs(report: Report, args: argparse.Namespace) -> None:
         print(report.describe(), file=sys.stderr)
     else:
         print_report(report)
+    texts: list[tuple[str, str]] = []  # written as a set: a run that cannot write one replaces none
     if args.json:
-        text = json.dumps(report.to_dict(), indent=2, allow_nan=False)
-        _write(args.json, text + "\n")
+        texts.append((args.json, json.dumps(report.to_dict(), indent=2, allow_nan=False) + "\n"))
     if args.csv:
-        _write_csv(args.csv, report.csv_rows())
+        texts.append((args.csv, _csv_text(report.csv_rows())))
     written = []
     if args.plots or args.report:
         # imported only when charts or a report are asked for: matplotlib alone takes about half a second
         from scoutlab.sim.charts import render_charts, save_charts
-        from scoutlab.sim.report import write_report
+        from scoutlab.sim.report import html_report
         from scoutlab.sim.sweep_view import sweep_charts
 
         # drawn once for both the folder and the page; a sweep's own charts first
         charts = (sweep_charts(report) if report.sweep else []) + render_charts(report)
-        if args.plots:
-            written += [str(p) for p in save_charts(charts, args.plots)]
         if args.report:
-            written.append(str(write_report(report, charts, args.report)))
+            texts.append((args.report, html_report(report, charts)))
+    for text in [text for path, text in texts if path == "-"]:
+        sys.stdout.write(text)
+    files.write_all((path, text) for path, text in texts if path != "-")
+    if args.plots:
+        written += [str(p) for p in save_charts(charts, args.plots)]
+    if args.report and args.report != "-":
+        written.append(args.report)
     for path in written:
         print(f"wrote {path}", file=sys.stderr if machine_stdout else sys.stdout)
 
@@ -245,18 +250,11 @@ def progress_bar() -> Iterator:
         yield update
 
 
-def _write(path: str, text: str) -> None:
-    if path == "-":
-        sys.stdout.write(text)
-    else:
-        files.write_whole(path, text)
-
-
-def _write_csv(path: str, rows: list[dict]) -> None:
+def _csv_text(rows: list[dict]) -> str:
     out = io.StringIO(newline="")
     writer = csv.DictWriter(out, fieldnames=list(rows[0]) if rows else ["kind"])
     writer.writeheader()
     # None is an empty field; flags are true/false, as in the per-game files
     writer.writerows({k: ("true" if v else "false") if isinstance(v, bool) else v for k, v in row.items()} for row in rows)
-    _write(path, out.getvalue())
+    return out.getvalue()
 
