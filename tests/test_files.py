@@ -147,3 +147,9 @@ def test_write_all_moves_every_file_into_place_or_none(tmp_path):
     with pytest.raises(OSError):
         files.write_all([(str(first), "ONE"), (str(tmp_path / "no" / "third.txt"), "three")])
     assert first.read_text() == "one" and sorted(p.name for p in tmp_path.iterdir()) == ["first.txt", "second.txt"]
+
+
+def test_a_report_to_standard_output_is_printed_not_written_to_a_file_named_dash(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["simulate", "two-player", "--games", "2", "--workers", "1", "--strong", "none", "--report", "-"]) == 0
+    assert capsys.readouterr().out.startswith("<!DOCTYPE html>") and list(tmp_path.iterdir()) == []  # it wrote ./-
