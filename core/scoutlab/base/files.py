@@ -129,11 +129,12 @@ def write_all(outputs: Iterable[tuple[str, str]]) -> None:
 def _replaceable(path: str) -> bool:
     """Whether `path` is a regular file or none, which a finished file is moved onto; a pipe, a device or a link is
     written through (a file moved into a link's place would replace the link, and /dev/stdout is one)."""
+    if os.path.islink(path):
+        return False
     try:
-        mode = os.stat(path).st_mode
+        return stat.S_ISREG(os.stat(path).st_mode)
     except FileNotFoundError:
         return True
-    return stat.S_ISREG(mode) and not os.path.islink(path)
 
 
 def _part_beside(path: str) -> str:
@@ -147,30 +148,29 @@ def _part_beside(path: str) -> str:
 def opened_for_writing(path: str | os.PathLike[str], newline: str | None = None) -> Iterator[TextIO]:
     """A UTF-8 text file to write `path` through, in place once the block ends without an error (see the module)."""
     path = os.fspath(path)
-    try:
-        mode = os.stat(path).st_mode
-    except FileNotFoundError:
-        mode = stat.S_IFREG
-    if stat.S_ISFIFO(mode):
+    if _replaceable(path):
+        part = _part_beside(path)
+        try:
+            with open(part, "w", encoding="utf-8", newline=newline) as out:
+                yield out
+            os.chmod(part, _mode_for(path))
+            os.replace(part, path)
+        except BaseException:
+            os.unlink(part)
+            raise
+    elif _is_pipe(path):
         with _open_pipe(path, newline) as out:
             yield out
-        return
-    # A device, or a link (/dev/stdout, or a file kept elsewhere): written through, since a file moved into its
-    # place would replace the link itself, and a shell's `> out.txt` would keep the old file open.
-    if not stat.S_ISREG(mode) or os.path.islink(path):
+    else:  # a device, or a link: a shell's `> out.txt` behind /dev/stdout would keep the old file open
         with open(path, "w", encoding="utf-8", newline=newline) as out:
             yield out
-        return
-    folder, name = os.path.split(os.path.abspath(path))
-    fd, part = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".part")
+
+
+def _is_pipe(path: str) -> bool:
     try:
-        with open(fd, "w", encoding="utf-8", newline=newline) as out:
-            yield out
-        os.chmod(part, _mode_for(path))
-        os.replace(part, path)
-    except BaseException:
-        os.unlink(part)
-        raise
+        return stat.S_ISFIFO(os.stat(path).st_mode)
+    except FileNotFoundError:  # a link to nothing yet: written through, which makes its target
+        return False
 
 
 @contextmanager
