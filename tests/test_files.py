@@ -113,6 +113,10 @@ def test_a_link_is_written_through_never_replaced(tmp_path):
     link.symlink_to(kept)  # as /dev/stdout is a link: moving a file into its place would replace the link
     files.write_whole(link, "new")
     assert link.is_symlink() and kept.read_text() == "new"
+    dangling = tmp_path / "dangling.json"
+    dangling.symlink_to(tmp_path / "made.json")  # a link to nothing yet: written through, which makes its target
+    files.write_all([(str(dangling), "made")])
+    assert dangling.is_symlink() and (tmp_path / "made.json").read_text() == "made"
 
 
 def test_standard_output_redirected_to_a_file_gets_the_output(tmp_path):
