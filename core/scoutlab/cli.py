@@ -15,7 +15,7 @@ from importlib import import_module
 
 from scoutlab import __version__
 from scoutlab.base.errors import SpecWarning, user_errors
-from scoutlab.base.limits import printable, shown_safely
+from scoutlab.base.limits import printable, shown_safely, terminal_cannot_show
 
 COMMANDS = [
     "variants",
@@ -111,8 +111,7 @@ def main(argv: list[str] | None = None) -> int:
 def _said(exc: BaseException) -> str:
     """What went wrong, in words: the system's reason without Python's `[Errno 2]`, after the path it is about."""
     if isinstance(exc, UnicodeEncodeError):  # every file is written as UTF-8: this is the terminal's own encoding
-        return (f"this terminal's encoding ({exc.encoding}) cannot show the output; set a UTF-8 locale (for example "
-                "LANG=C.UTF-8) or PYTHONIOENCODING=utf-8")
+        return terminal_cannot_show(exc.encoding, "the output")
     if isinstance(exc, OSError) and exc.strerror and str(exc).startswith("[Errno"):
         return exc.strerror if exc.filename is None else f"{os.fsdecode(exc.filename)}: {exc.strerror}"
     return str(exc)

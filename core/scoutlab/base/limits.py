@@ -124,6 +124,12 @@ def shown_safely(text: str) -> str:
     return _UNSHOWABLE.sub(lambda found: found.group().encode("unicode_escape", "backslashreplace").decode("ascii"), text)
 
 
+def terminal_cannot_show(encoding: str, what: str) -> str:
+    """The one wording for a terminal whose encoding cannot show `what` ("the output", "the game in 'ar'")."""
+    return (f"this terminal's encoding ({encoding}) cannot show {what}; set a UTF-8 locale (for example LANG=C.UTF-8) "
+            "or PYTHONIOENCODING=utf-8")
+
+
 def on_one_line(name: str) -> str:
     """A name (a path, a variant's name) for a one-line message: also its line breaks and tabs escaped, as the
     terminal would otherwise break the message there, and the bidirectional controls that would reorder it."""

@@ -71,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
 def _check_terminal(out, lang: str | None) -> None:
     """Refuse before the deal a terminal that cannot show the game's words; the codec would stop it at the first line."""
     # imported when the command runs, as in run()
+    from scoutlab.base.limits import terminal_cannot_show
     from scoutlab.text.i18n import gettext_for, is_rtl, left_to_right, normalize
 
     encoding = getattr(out, "encoding", None) or "utf-8"
@@ -80,8 +81,7 @@ def _check_terminal(out, lang: str | None) -> None:
     try:
         sample.encode(encoding)
     except UnicodeEncodeError:
-        raise ValueError(f"this terminal's encoding ({encoding}) cannot show the game in {normalize(lang)!r}; "
-                         "set a UTF-8 locale (for example LANG=C.UTF-8) or PYTHONIOENCODING=utf-8") from None
+        raise ValueError(terminal_cannot_show(encoding, f"the game in {normalize(lang)!r}")) from None
     except LookupError:  # an encoding Python does not know: the first line will say so, as it would anyway
         pass
 
