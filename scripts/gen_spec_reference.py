@@ -97,7 +97,8 @@ named, with the figure that broke it, in the error.
 - No text or key may hold a control character (other than a tab or a line break) or a lone
   surrogate: YAML's escapes can write them (`"\\e[2J"`, `"\\ud800"`), a terminal would obey the
   first and no output can encode the second. Each is a problem at its path, `character #x001b
-  (a control character or a lone surrogate) is not allowed in text`. A `name` may hold neither
+  (a control character or a lone surrogate) is not allowed in text`, and the only one said of that
+  value or key: it is not also checked as a plugin's name, a parent or a known key. A `name` may hold neither
   a tab nor a line break, nor a bidirectional override or isolate: tables, records and the
   terminal print it as it is, on one line.
 

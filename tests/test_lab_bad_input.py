@@ -82,6 +82,7 @@ def test_bad_input_gets_its_status_and_one_line_reason(client, case):
     if case["status"] == 200:  # a text the spec layer refuses: its problems, each one line
         assert not body["valid"] and body["problems"], body
         assert all("\n" not in p and len(p) < 400 for p in body["problems"]), body["problems"]
+        assert body["problems"] == case.get("problems", body["problems"])
         return
     message = body.get("error", "")
     assert message and "\n" not in message and len(message) < 300, message

@@ -70,6 +70,8 @@ def test_bad_input_gets_its_status_and_one_line_reason(client, case):
         message = text
     if "message" in case:
         assert case["message"].lower() in message.lower(), message[:300]
+    if "problems" in case:
+        assert answer.json()["problems"] == case["problems"]
 
 
 def test_the_corpus_covers_every_door():

@@ -48,6 +48,9 @@ class YamlSource:
     data: Any = None
     lines: dict[JsonPath, int] = field(default_factory=dict)
     findings: list[Finding] = field(default_factory=list)
+    #: Paths whose text (a value, or a key for its entry) held a character a finding already refuses; the data holds
+    #: it escaped, so a later check of it would quote the escape escaped again and report the same character twice.
+    refused: set[JsonPath] = field(default_factory=set)
 
 
 def render_path(path: JsonPath) -> str:
@@ -207,6 +210,7 @@ class _Builder:
             if code is not None:  # written as an escape: the reader refuses the raw character itself
                 self.source.findings.append(Finding(path, node.start_mark.line + 1, f"character {code} (a control "
                                                     "character or a lone surrogate) is not allowed in text"))
+                self.source.refused.add(path)
                 return shown_safely(value)
             return value
         if id(node) in self.open:
@@ -262,6 +266,10 @@ class _Builder:
     def _key(self, key_node: yaml.Node, path: JsonPath, line: int) -> str | None:
         """Keys are strings; int keys (YAML's `3:`) become "3" so player-count maps read either way."""
         key = self.build(key_node, path) if isinstance(key_node, yaml.ScalarNode) else None
+        if path in self.source.refused:  # the key's character, found at the mapping: it is the entry that is refused
+            self.source.refused.discard(path)
+            if isinstance(key, str):
+                self.source.refused.add(path + (key,))
         if isinstance(key, str) and len(key) > MAX_KEY_CHARS:  # it would be quoted in every path below it
             self.source.findings.append(Finding(path, line, f"key {excerpt(key)} is longer than {MAX_KEY_CHARS} characters"))
             return None

@@ -611,6 +611,7 @@ class _Layer:
     source: _Source
     data: dict[str, Any]
     lines: dict[JsonPath, int]
+    refused: set[JsonPath] = field(default_factory=set)  # paths the reader refused for a character (YamlSource.refused)
 
 
 def _read_layer(source: _Source, named_by: tuple[Problem, str] | None = None) -> tuple[_Layer | None, list[Problem]]:
@@ -647,7 +648,7 @@ def _read_layer(source: _Source, named_by: tuple[Problem, str] | None = None) ->
         what = _kind(parsed.data) if isinstance(parsed.data, str) else schema_words.describe(parsed.data)  # a string may be a whole file
         message = f"a variant spec is a mapping of keys such as schema_version, name and players, not {what}"
         return None, problems + [Problem(source.label, parsed.lines[()], "$", message)]
-    return _Layer(source, parsed.data, parsed.lines), problems
+    return _Layer(source, parsed.data, parsed.lines, parsed.refused), problems
 
 
 def _spec_keys() -> set[str]:
@@ -705,6 +706,8 @@ def _resolve_chain(top: _Source) -> tuple[list[_Layer], list[Problem], bool]:
         extends = layer.data.get("extends")
         if extends is None:
             return layers, problems, True
+        if ("extends",) in layer.refused:  # its character is the problem: the escaped name names no parent
+            return layers, problems, False
         at = (layer.source.label, layer.lines.get(("extends",)), "$.extends")
         if not isinstance(extends, str) or not extends:
             return layers, problems + [Problem(*at, f"expected a variant name or a path, got {schema_words.describe(extends)}")], False
@@ -808,9 +811,10 @@ def _load(source: _Source) -> Spec:
     if not complete:
         raise SpecError(sorted(set(problems), key=_problem_order))
     doc, origins, merge_problems = _merge_chain(layers)
-    schema_findings = _schema_findings(doc)
+    refused = set().union(*(layer.refused for layer in layers))
+    schema_findings = [(path, message) for path, message in _schema_findings(doc) if not _within(path, refused)]
     findings: list[_Finding] = [(path, message, ()) for path, message in schema_findings]
-    findings += _semantic_findings(doc, {path for path, _ in schema_findings})
+    findings += _semantic_findings(doc, {path for path, _ in schema_findings} | refused)
     problems += merge_problems
     chain = [layer.source.label for layer in layers]
     problems += [_blame(origins, chain, path, message, causes, source.label) for path, message, causes in findings]
@@ -823,6 +827,11 @@ def _load(source: _Source) -> Spec:
     _fill_defaults(doc, schema)
     doc = {key: doc[key] for key in schema["properties"] if key in doc}  # the schema's order, whatever the chain's
     return Spec(doc["name"], doc, source.label, tuple(layer.source.label for layer in layers), origins)
+
+
+def _within(path: JsonPath, refused: set[JsonPath]) -> bool:
+    """Whether `path` is at or under a path whose character the reader already refused (said once, there)."""
+    return any(path[: len(at)] == at for at in refused)
 
 
 def _blame(origins: Mapping[JsonPath, Origin], chain: list[str], path: JsonPath, message: str,
