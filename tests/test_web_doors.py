@@ -374,6 +374,15 @@ def test_the_live_server_answers_its_own_names_and_refuses_others(live_server):
     assert rebound.startswith(b"HTTP/1.1 421 ") and b"--allowed-host" in rebound
 
 
+@pytest.mark.parametrize("host", ["127.0.0.1:{port}@evil.example", "localhost:", "localhost:{port}x", "[::1]evil.example",
+                                  "[::1]:{port}:1", "localhost:1234567"])
+def test_the_live_server_refuses_a_host_header_no_browser_sends(live_server, host):
+    # Each was read as the allowed name at its start, and answered.
+    head = f"GET /api/m/x HTTP/1.1\r\nHost: {host.format(port=live_server)}\r\nConnection: close\r\n\r\n"
+    answer = _raw(live_server, head.encode())
+    assert answer.startswith(b"HTTP/1.1 421 ") and b"--allowed-host" in answer, answer[:200]
+
+
 def test_host_names_are_checked_against_the_allowed_ones(tmp_path):
     from fastapi.testclient import TestClient
 
@@ -383,6 +392,8 @@ def test_host_names_are_checked_against_the_allowed_ones(tmp_path):
     assert allowed_hosts("0.0.0.0", ["Box.lan"]) == {"localhost", "127.0.0.1", "::1", "box.lan"}
     assert allowed_hosts("::1") == allowed_hosts("127.0.0.1") and "10.0.0.5" in allowed_hosts("10.0.0.5")
     assert [host_name(h) for h in ("LOCALHOST:80", "[::1]:8000", "example.com")] == ["localhost", "::1", "example.com"]
+    assert [host_name(h) for h in ("10.0.0.5:65535", "[0:0::1]", "my_box.lan")] == ["10.0.0.5", "::1", "my_box.lan"]
+    assert {host_name(h) for h in ("localhost:80@evil.example", "127.1", "[::1]x", "a..b", "localhost:", "")} == {None}
     app = create_app(str(tmp_path / "m.sqlite3"), bot_delay_ms=0, hosts=allowed_hosts("127.0.0.1", ["box.lan"]))
     assert TestClient(app).get("/").status_code == 421  # TestClient's Host is "testserver"
     assert TestClient(app, base_url="http://box.lan:8000").get("/").status_code == 200

@@ -3,15 +3,18 @@ and a bound on how long a connection may take to send a request's headers.
 
 `Doors` is a plain ASGI middleware, outside the Guard (guard.py): a request whose Host header is not one
 the server was told it is called (localhost, 127.0.0.1, [::1], the address it listens on, and each
---allowed-host) is refused before anything else, so a page on another site that rebinds its own DNS name
-to 127.0.0.1 cannot read a match (DNS rebinding). `bounded_h11` is the HTTP protocol `scoutlab serve`
-runs uvicorn with: uvicorn's h11 protocol, plus a timer that closes a connection whose request headers
-are not complete within `seconds` (uvicorn's own keep-alive timer stops at the first byte, so a client
-sending one header byte a minute would hold a connection for ever).
+--allowed-host), or that is not a host name or IP literal with an optional port, is refused before anything
+else, so a page on another site that rebinds its own DNS name to 127.0.0.1 cannot read a match (DNS
+rebinding). `bounded_h11` is the HTTP protocol `scoutlab serve` runs uvicorn with: uvicorn's h11 protocol,
+plus a timer that closes a connection whose request headers are not complete within `seconds` (uvicorn's own
+keep-alive timer stops at the first byte, so a client sending one header byte a minute would hold a
+connection for ever).
 """
 
 from __future__ import annotations
 
+import ipaddress
+import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -26,22 +29,57 @@ HEADER_SECONDS = 10.0
 #: Paths whose answers may be cached: the same for every player, no hand and no match address in them.
 _CACHEABLE = ("/static/", "/rules/")
 _WILDCARDS = ("", "0.0.0.0", "::", "*")
+#: A Host header as a browser sends it: a host name (dot-separated labels of letters, digits, '-' and '_'; an IPv4
+#: literal is one), or an IPv6 literal in brackets, then maybe ':' and a port of 1 to 5 digits. Nothing else: a
+#: form no browser sends (`127.0.0.1:80@evil.example`, `[::1]x`, `localhost:`) is not read as a name it contains.
+_HOST = re.compile(r"(?:(?P<name>[a-z0-9_-]{1,63}(?:\.[a-z0-9_-]{1,63})*)|\[(?P<ipv6>[0-9a-f:.]+)\])(?::[0-9]{1,5})?")
+_NUMERIC_LABEL = re.compile(r"[0-9]+")
 
 
-def host_name(header: str) -> str:
-    """`Localhost:8000` -> `localhost`, `[::1]:8000` -> `::1`: the Host header without its port, lowercased."""
-    header = header.strip().lower()
-    if header.startswith("["):
-        return header[1:].split("]", 1)[0]
-    return header.rsplit(":", 1)[0] if header.count(":") == 1 else header
+def host_name(header: str) -> str | None:
+    """`Localhost:8000` -> `localhost`, `[::1]:8000` -> `::1`: the Host header without its port, lowercased; None
+    for a header that is not a host name, an IPv4 literal or a bracketed IPv6 literal with an optional port."""
+    found = _HOST.fullmatch(header.lower())
+    if found is None:
+        return None
+    if found["ipv6"] is not None:
+        return _ipv6(found["ipv6"])
+    name = found["name"]
+    if len(name) > 253 or (_NUMERIC_LABEL.fullmatch(name.rsplit(".", 1)[-1]) and not _ipv4(name)):
+        return None  # a browser reads a name ending in a number as an IPv4 address, and sends it as four numbers
+    return name
+
+
+def _ipv4(name: str) -> bool:
+    """Whether `name` is an IPv4 literal as a browser writes it: four numbers 0-255, no leading zeros."""
+    try:
+        ipaddress.IPv4Address(name)
+    except ValueError:
+        return False
+    return True
+
+
+def _ipv6(literal: str) -> str | None:
+    """An IPv6 literal in its shortest form (`0:0::1` -> `::1`, as a browser writes it); None if it is not one."""
+    try:
+        return ipaddress.IPv6Address(literal).compressed
+    except ValueError:
+        return None
 
 
 def allowed_hosts(bound: str, extra: Iterable[str] = ()) -> frozenset[str]:
     """The host names a server listening on `bound` answers to: this machine's, `bound` itself, and `extra`."""
-    names = {*LOCAL_HOSTS, *(host_name(name) for name in extra if name.strip())}
+    names = {*LOCAL_HOSTS, *(_given_name(name) for name in extra if name.strip())}
     if bound not in _WILDCARDS:
-        names.add(host_name(bound if ":" not in bound or bound.startswith("[") else f"[{bound}]"))
+        names.add(_given_name(bound if ":" not in bound or bound.startswith("[") else f"[{bound}]"))
     return frozenset(names)
+
+
+def _given_name(name: str) -> str:
+    """A name the server was told it is called, as a Host header would carry it; one that no header can match is kept
+    as given (lowercased), so the start-up line still lists it."""
+    name = name.strip()
+    return host_name(name) or name.lower()
 
 
 class Doors:
@@ -57,7 +95,8 @@ class Doors:
             return
         if self.hosts is not None:
             header = next((value.decode("latin-1") for key, value in scope.get("headers", ()) if key == b"host"), "")
-            if host_name(header) not in self.hosts:
+            name = host_name(header)
+            if name is None or name not in self.hosts:
                 await _refuse_host(scope, send, sorted(self.hosts))
                 return
         head = scope["method"] == "HEAD"
