@@ -74,10 +74,13 @@ def players_message(_: Gettext) -> str:
 
 
 def practice_seed(practice: Any, seed: Any, _: Gettext) -> int | None:
-    """The chosen seed of a practice match, or None for a secret deal; BadInput when a seed comes without practice."""
+    """The chosen seed of a practice match, or None for a secret deal; BadInput when a seed comes without practice,
+    or practice without a seed (its deal is one the player can play again: the player chooses it, and knows it)."""
     if not isinstance(practice, bool):
         raise BadInput(_("practice must be true or false."))
     if seed is None:
+        if practice:
+            raise BadInput(_("A practice match needs a chosen seed (send seed with it: a whole number from 0 to 2^128 − 1)."))
         return None
     if not practice:
         raise BadInput(_("A chosen seed is only allowed in a practice match (send practice: true with it)."))
