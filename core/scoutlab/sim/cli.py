@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from scoutlab.base import files
-from scoutlab.base.limits import digits
+from scoutlab.base.limits import digits, excerpt
 from scoutlab.bots import split_bots
 from scoutlab.sim import ADVANTAGE_CAP, LINEUP, WEAK_BOT, run
 from scoutlab.sim.gamedata import TABLES, CsvSink, GameData, ParquetSink, require_pandas
@@ -205,7 +205,7 @@ def players_option(text: str) -> int | str:
     try:
         return int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of players or 'all', got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected a number of players or 'all', got {excerpt(text)}") from None
 
 
 def parse_spec(text: str, players: int | str | None) -> tuple[str, int | None]:
