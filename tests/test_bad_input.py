@@ -32,6 +32,7 @@ from scoutlab.base.limits import (
     read_capped,
 )
 from scoutlab.cli import main
+from scoutlab.engine.cards import parse_card
 from scoutlab.engine.legal import Layout
 from scoutlab.protocol import serve
 from scoutlab.rules import load_rules
@@ -477,7 +478,13 @@ def test_a_card_of_5000_digits_is_refused_in_the_cards_own_words(tmp_path, capsy
     position = tmp_path / "huge.yaml"
     position.write_text('hands: ["' + "9" * 5000 + '/1 2/3", "5/1 6/2", "7/1 6/9"]\n')
     err = one_line_error(capsys, ["legal", str(position)])  # was Python's own "Exceeds the limit (4300 digits)"
-    assert "is not a card: numbers run from 1 to" in err and "4300" not in err
+    assert "'... (5,002 characters) is not in the deck of variant 'official': numbers run from 1 to 10" in err and "4300" not in err
+
+
+@pytest.mark.parametrize("text", ["0/2", "2/32", "9" * 5000 + "/1"])
+def test_a_card_with_no_deck_known_is_refused_with_the_notation_s_numbers(text):
+    with pytest.raises(ValueError, match=r"is not a card: numbers run from 1 to 31$"):
+        parse_card(text)
 
 
 @pytest.mark.parametrize("line, path, code", [

@@ -191,6 +191,11 @@ BAD = [
     ('hands: ["1/2 2/²", "3/4", "5/6"]', "1: $.hands[0]: '1/2 2/²' is not a list of cards"),  # isdigit() passes '²'
     ('hands: ["1/2 2/2", "3/4", "5/6"]', "1: $.hands[0]: '2/2' is not a card: its two numbers must differ"),
     ('hands: ["1/2 2/11", "3/4", "5/6"]', "1: $.hands[0]: 2/11 is not in the deck of variant 'official': numbers run from 1 to 10"),
+    # the notation's own range (1 to 31) was named for these, though the variant's deck is known
+    ('hands: ["0/2 2/3", "3/4", "5/6"]', "1: $.hands[0]: 0/2 is not in the deck of variant 'official': numbers run from 1 to 10"),
+    ('variant: two-player\nhands: ["1/2 2/32", "3/4"]', "2: $.hands[0]: 2/32 is not in the deck of variant 'two-player': numbers run from 1 to 10"),
+    ('hands: ["1/2", "3/4", "5/6"]\nactive: "7/100"\nowner: 1', "2: $.active: 7/100 is not in the deck of variant 'official': numbers run from 1 to 10"),
+    ('hands: ["1/2", "3/4", "5/6"]\ncaptured: ["0/9", 0, 0]', "2: $.captured[0]: 0/9 is not in the deck of variant 'official': numbers run from 1 to 10"),
     ('hands: ["1/2 2/10", "3/4", "5/6"]', "1: $.hands[0]: 2/10 is not in play: variant 'official' removes it for 3 players"),
     ('hands: ["1/2 2/3", "3/2", "5/6"]', "1: $.hands[1]: 3/2: this card is already in P1's hand"),
     ('hands: ["1/2", "3/4", "5/6"]\nactive: "2/1"\nowner: 3', "2: $.active: 2/1: this card is already in P1's hand"),

@@ -21,6 +21,11 @@ class NotationError(ValueError):
     """Text that is not an action in the notation."""
 
 
+class NumberOutOfRange(ValueError):
+    """A card written as top/bottom with a number the notation has no card for (0, or past 31): where the variant
+    is known, the deck's numbers are the ones to name."""
+
+
 class PluginError(Exception):
     """A plugin that cannot be found, loaded or configured."""
 

@@ -7,6 +7,7 @@ engine's hot loop free of object allocation.
 
 from __future__ import annotations
 
+from scoutlab.base.errors import NumberOutOfRange
 from scoutlab.base.limits import digits, excerpt
 
 SHIFT = 5
@@ -49,18 +50,18 @@ def format_card(c: int) -> str:
 
 
 def parse_card(text: str) -> int:
-    """Parse `top/bottom`; raises ValueError with the reason."""
+    """Parse `top/bottom`; raises ValueError with the reason, NumberOutOfRange for a number no card notation has."""
     parts = text.strip().split("/")
     if len(parts) != 2 or not all(digits(p.strip()) for p in parts):
         raise ValueError(f"{excerpt(text)} is not a card: write it as top/bottom, e.g. 3/7")
     numbers = [p.strip().lstrip("0") or "0" for p in parts]
     if any(len(n) > len(str(HIGHEST_NUMBER)) for n in numbers):  # before int(): 4,300 digits would stop Python itself
-        raise ValueError(f"{excerpt(text)} is not a card: numbers run from 1 to {HIGHEST_NUMBER}")
+        raise NumberOutOfRange(f"{excerpt(text)} is not a card: numbers run from 1 to {HIGHEST_NUMBER}")
     t, b = (int(n) for n in numbers)
     if t == b:
         raise ValueError(f"{excerpt(text)} is not a card: its two numbers must differ")
     if not (0 < t <= HIGHEST_NUMBER and 0 < b <= HIGHEST_NUMBER):
-        raise ValueError(f"{excerpt(text)} is not a card: numbers run from 1 to {HIGHEST_NUMBER}")
+        raise NumberOutOfRange(f"{excerpt(text)} is not a card: numbers run from 1 to {HIGHEST_NUMBER}")
     return card(t, b)
 
 

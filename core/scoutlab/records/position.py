@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import jsonschema
 
-from scoutlab.base.errors import problem_lines
+from scoutlab.base.errors import NumberOutOfRange, problem_lines
 from scoutlab.base.limits import MAX_POSITION_BYTES, InputTooLarge, check_size, excerpt, read_capped, unreadable
 from scoutlab.engine.cards import format_hand, identity, parse_card, top
 from scoutlab.rules import load_rules
@@ -302,12 +302,15 @@ class _Setup:
         for word in text.split():
             try:
                 c = parse_card(word)
+            except NumberOutOfRange:  # said of the variant's deck, not of the notation's 1 to 31
+                self.where.add(path, self._not_in_deck(word))
+                continue
             except ValueError as exc:
                 self.where.add(path, str(exc))
                 continue
             key = identity(c)
             if key not in deck:
-                self.where.add(path, f"{_word(word)} is not in the deck of variant {rules.name!r}: numbers run from {rules.lowest} to {rules.highest}")
+                self.where.add(path, self._not_in_deck(word))
             elif key in removed:
                 self.where.add(path, f"{_word(word)} is not in play: variant {rules.name!r} removes it for {n} players")
             elif key in self.seen:
@@ -316,6 +319,10 @@ class _Setup:
                 self.seen[key] = place
             cards.append(c)
         return cards
+
+    def _not_in_deck(self, word: str) -> str:
+        rules = self.rules
+        return f"{_word(word)} is not in the deck of variant {rules.name!r}: numbers run from {rules.lowest} to {rules.highest}"
 
     def _captured(self) -> tuple[list[list[int]], list[int]]:
         """Captured cards as given, and how many more each seat needs from the unseen cards (counts)."""
