@@ -658,7 +658,20 @@ def test_a_sweep_value_of_nested_aliases_is_refused_at_once(capsys):
     bomb = "[&a [1,1,1,1,1,1,1,1,1,1], &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a], &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b], " \
            "&d [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c], [*d,*d,*d,*d,*d,*d,*d,*d,*d,*d]]"
     err = one_line_error(capsys, ["sweep", "official", "--set", f"scoring.captured_card={bomb}"])
-    assert "cannot read the value" in err and "characters)" in err
+    assert "has a YAML anchor, &a; write the value itself" in err and "characters)" in err
+
+
+@pytest.mark.parametrize("value, said", [
+    ("&a 9", "the value '&a 9' has a YAML anchor, &a"),  # played 9, and labelled the point hand_size.2=&a 9
+    ("9,*a", "the value '*a' has a YAML alias, *a"),  # was "cannot read the value"
+    ("!!str 9", "the value '!!str 9' has a YAML tag, !!str"),  # the text '9', labelled !!str 9
+    ("[!!int 9]", "the value '[!!int 9]' has a YAML tag, !!int"),
+    ("! 9", "the value '! 9' has a YAML tag, !"),
+])
+def test_a_sweep_value_with_an_anchor_an_alias_or_a_tag_is_refused(capsys, value, said):
+    err = one_line_error(capsys, ["sweep", "two-player", "--set", f"deal.hand_size.2={value}", "--games", "2"])
+    assert err == (f"scoutlab sweep: --set deal.hand_size.2: {said}; write the value itself "
+                   "(anchors, aliases and tags are for spec files)\n")
 
 
 def test_validate_names_a_long_or_escaped_path_in_a_line_a_terminal_can_show(capsys):

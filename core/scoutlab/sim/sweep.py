@@ -32,7 +32,7 @@ from scoutlab.sim.results import Report
 from scoutlab.sim.runner import check_players
 from scoutlab.sim.trend import trends
 from scoutlab.spec import SpecError, load_spec, load_spec_text
-from scoutlab.spec.source import parse
+from scoutlab.spec.source import first_reference, parse
 
 MAX_SETTINGS = 4  # --set options in one sweep
 MAX_VALUES = 20  # values of one --set
@@ -79,11 +79,23 @@ def parse_setting(text: str) -> Setting:
         raise ValueError(f"--set {path}: a value is given twice")
     parsed = []
     for t in texts:
-        source = parse(t)  # as a spec is read: bounded, so an alias bomb in a value stops at once
+        _check_written_out(path, t)
+        source = parse(t)  # as a spec is read: bounded
         if source.findings:
             raise ValueError(f"--set {path}: cannot read the value {excerpt(t)} (a number, true/false, a word or a [list])")
         parsed.append(source.data)
     return Setting(path, steps, tuple(parsed), texts)
+
+
+def _check_written_out(path: str, text: str) -> None:
+    """Refuse a value that is not all there as typed: it labels its point, so `&a 2` would be a point named `&a 2`.
+    A spec file may use anchors, aliases and tags; one value on the command line has nothing to share them with."""
+    found = first_reference(text)
+    if found is not None:
+        kind, written = found
+        shown = written if len(written) <= 20 else excerpt(written, 20)  # YAML allows no space or quote in one
+        raise ValueError(f"--set {path}: the value {excerpt(text)} has a YAML {kind}, {shown}; write the value itself "
+                         "(anchors, aliases and tags are for spec files)")
 
 
 def _split_top_level(text: str) -> list[str]:

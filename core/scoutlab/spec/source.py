@@ -116,6 +116,31 @@ def parse(text: str) -> YamlSource:
     return _parse(text, yaml.SafeLoader)
 
 
+def first_reference(text: str) -> tuple[str, str] | None:
+    """The first anchor, alias or tag written in `text`, as ("anchor", "&a"), ("alias", "*a") or ("tag", "!!str");
+    None when it has none, or from where it stops being YAML (`parse` says why). A spec may use all three (its
+    anchors and merge keys are resolved, `!!str 3` is the text "3"); a value read alone may want them refused."""
+    loader = (getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader)(text)
+    try:
+        while loader.check_event():
+            event = loader.get_event()
+            if isinstance(event, yaml.AliasEvent):
+                return "alias", f"*{event.anchor}"
+            if isinstance(event, yaml.NodeEvent) and event.anchor is not None:
+                return "anchor", f"&{event.anchor}"
+            tag = getattr(event, "tag", None)  # only a tag written out: the parser leaves an implicit one None
+            if isinstance(tag, str):
+                return "tag", "!!" + tag.removeprefix(_CORE_TAGS) if tag.startswith(_CORE_TAGS) else tag
+    except yaml.YAMLError:
+        return None
+    finally:
+        loader.dispose()
+    return None
+
+
+_CORE_TAGS = "tag:yaml.org,2002:"  # what `!!` stands for
+
+
 def _too_deep(text: str, loader_class: type) -> Finding | None:
     """Where the text nests past MAX_NESTING, from the parser's events alone.
 
