@@ -241,6 +241,13 @@ def test_bad_positions_say_where_and_why(text: str, expected: str) -> None:
     assert str(error.value).startswith("<position>")
 
 
+def test_an_active_set_whose_cards_are_refused_is_not_also_called_empty() -> None:
+    """Its cards are the one problem: the owner it names is not a second, as if no active set were given."""
+    with pytest.raises(PositionError) as error:
+        load_position('hands: ["1/2", "3/4", "5/6"]\nactive: "0/2"\nowner: 1')
+    assert [p.path for p in error.value.problems] == ["$.active"]
+
+
 def test_every_problem_is_reported_at_once() -> None:
     with pytest.raises(PositionError) as error:
         position("""

@@ -358,7 +358,7 @@ class _Setup:
             where.add(("active",), "an active set needs its owner: add `owner: SEAT` (the seat that showed it)")
         elif self.active and doc["owner"] is None:
             where.add(("owner",), "the active set has cards, so it has an owner: give the seat that showed it")
-        elif not self.active and doc.get("owner") is not None:
+        elif not self.active and not doc.get("active") and doc.get("owner") is not None:  # not when its cards were refused
             where.add(("owner",), "the active set is empty, so it has no owner; leave out `owner`")
         # A card given twice is a problem already, and thousands of one card would cost classify seconds.
         distinct = len({identity(c) for c in self.active}) == len(self.active)
