@@ -335,18 +335,112 @@ def test_end_conditions_of_the_wrong_kind_are_refused_when_the_spec_compiles(cle
         rules_with("official", ["listy"])
 
 
-def test_a_bots_hook_that_raises_is_named_when_a_bot_is_looked_up(clean_env):
-    from scoutlab.bots import make_bot
+class OffersBots:
+    """A scoutlab_bots hook that raises `error`, or answers `answer`."""
 
-    class NoBots:
+    def __init__(self, answer=None, error: BaseException | None = None):
+        self.answer, self.error = answer, error
+
+    @hookimpl
+    def scoutlab_bots(self):
+        if self.error is not None:
+            raise self.error
+        return self.answer
+
+
+class FirstLegal:
+    name = "first"
+
+    def __init__(self, rules, rng, options):
+        pass
+
+    def act(self, view):
+        return view.legal[0]
+
+
+# Each way a plugin's scoutlab_bots can fail, and how the unknown-bot line and `scoutlab plugins` say it: every one
+# made every command that makes a bot fail (`--bots random` too) until the plugin was blocked.
+BOTS_HOOK_FAILURES = [
+    (OffersBots(error=KeyError("bots.json")), "its scoutlab_bots raised KeyError: 'bots.json'"),
+    (OffersBots(error=SystemExit(3)), "its scoutlab_bots raised SystemExit: 3"),
+    (OffersBots(error=ValueError("line one\nline two")), "its scoutlab_bots raised ValueError: line one\\nline two"),
+    (OffersBots(error=RuntimeError("x" * 5000)), "its scoutlab_bots raised RuntimeError: xxxx"),
+    (OffersBots(["first"]), "its scoutlab_bots returned ['first']; expected a dict of bot name -> factory"),
+    (OffersBots({"first": "not callable"}), "its scoutlab_bots returned {'first': 'not callable'}; expected a dict"),
+    (OffersBots({7: FirstLegal}), "its scoutlab_bots returned {7: <class"),
+]
+BOTS_HOOK_IDS = ["raises", "sys-exit", "line-break", "long-text", "a-list", "not-callable", "not-a-name"]
+
+
+@pytest.mark.parametrize("plugin, why", BOTS_HOOK_FAILURES, ids=BOTS_HOOK_IDS)
+def test_a_bots_hook_that_fails_offers_no_bots_and_says_why_where_a_bot_is_unknown(clean_env, plugin, why):
+    from scoutlab.bots import BotError, make_bot
+
+    rules = rules_with("official")
+    with installed_plugin("no-bots", plugin), installed_plugin("first-bot", OffersBots({"first": FirstLegal})):
+        assert make_bot("random", rules, 1).name == "random"  # was: plugin 'no-bots' raised ... for every bot
+        assert make_bot("first", rules, 1).name == "first"  # another plugin's bots are still offered
+        with pytest.raises(BotError) as error:
+            make_bot("rando", rules, 1)
+    said = str(error.value)
+    assert said.startswith("unknown bot 'rando'; did you mean 'random'? (known: external, first, greedy,")
+    assert f"; plugin 'no-bots' offers no bots: {why}" in said
+    assert "\n" not in said and len(said) < 500  # one line, a plugin's long text cut
+
+
+@pytest.mark.parametrize("plugin, why", BOTS_HOOK_FAILURES[:1] + BOTS_HOOK_FAILURES[4:5], ids=["raises", "a-list"])
+def test_plugins_reports_a_bots_hook_that_fails_and_exits_1(clean_env, capsys, plugin, why):
+    with installed_plugin("no-bots", plugin):
+        code, rows = listing(capsys)
+    assert code == 1
+    assert f" bots  (offers no bots: {why}" in rows["no-bots"]
+    assert "offers no bots" not in rows["noop"]  # a hook that answers None offers nothing, and is no failure
+
+
+def test_a_plugin_that_fails_to_load_is_named_where_a_bot_is_unknown(clean_env):
+    from scoutlab.bots import BotError, make_bot
+
+    class Unloadable:
+        name, dist, value = "unloadable", None, "nowhere:thing"
+
+        def load(self):
+            raise ImportError("No module named 'nowhere'")
+
+    real = plugin_host.installed_plugins
+    clean_env.setattr(plugin_host, "installed_plugins", lambda: {**real(), "unloadable": Unloadable()})
+    rules = rules_with("official")
+    assert make_bot("random", rules, 1).name == "random"
+    with pytest.raises(BotError, match=re.escape(
+            "; plugin 'unloadable' offers no bots: it failed to load: ImportError: No module named 'nowhere'")):
+        make_bot("nowhere", rules, 1)
+
+
+def test_a_bots_hook_that_does_not_fit_its_hookspec_is_named_where_a_bot_is_unknown(clean_env):
+    from scoutlab.bots import BotError, make_bot
+
+    class AsksForRules:
         @hookimpl
-        def scoutlab_bots(self):
-            raise KeyError("bots.json")
+        def scoutlab_bots(self, rules):
+            return {"first": FirstLegal}
 
-    with installed_plugin("no-bots", NoBots()), pytest.raises(
-        PluginError, match=re.escape("plugin 'no-bots' raised KeyError: 'bots.json' in scoutlab_bots()")
-    ):
-        make_bot("random", rules_with("official"), 1)
+    with installed_plugin("asks-for-rules", AsksForRules()), pytest.raises(BotError) as error:
+        make_bot("first", rules_with("official"), 1)
+    assert ("; plugin 'asks-for-rules' offers no bots: it does not fit the scoutlab hooks: hookimpl definition: "
+            "scoutlab_bots(rules); Argument(s) {'rules'} are declared in the hookimpl but can not be found") in str(error.value)
+
+
+def test_commands_that_name_none_of_a_failing_plugin_s_bots_run_as_before(clean_env, capsys):
+    with installed_plugin("no-bots", BOTS_HOOK_FAILURES[0][0]):
+        assert main(["compare", "official", "two-player", "--games", "4", "--workers", "1"]) == 0
+        assert main(["game", "--quiet", "--bots", "greedy", "--seed", "2"]) == 0
+        capsys.readouterr()
+        assert main(["simulate", "official", "--games", "2", "--bots", "first"]) == 1
+        err = capsys.readouterr().err
+        assert err == ("scoutlab simulate: unknown bot 'first' (known: external, greedy, heuristic, mcts, network, random, "
+                       "skilled); plugin 'no-bots' offers no bots: its scoutlab_bots raised KeyError: 'bots.json'\n")
+        clean_env.setenv("SCOUTLAB_BLOCK_PLUGINS", "no-bots")  # switched off, it is not loaded: nothing to say of it
+        assert main(["simulate", "official", "--games", "2", "--bots", "first"]) == 1
+        assert capsys.readouterr().err == err.split("; plugin")[0] + "\n"
 
 
 def test_the_builtin_rules_alone_keep_no_undo_snapshot(clean_env):

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from scoutlab.base.errors import BotError
 from scoutlab.base.limits import excerpt
 from scoutlab.bots.guarded import PluginFactory
-from scoutlab.host.manager import bot_factories
+from scoutlab.host.manager import PluginBots, plugin_bots
 
 if TYPE_CHECKING:
     from scoutlab.engine.state import View
@@ -62,10 +62,13 @@ BUILTIN_BOTS: dict[str, str] = {
 
 def known_bots() -> dict[str, str | BotFactory]:
     """Every bot by name: the built-in ones and those that plugins offer."""
+    return _known(plugin_bots())
 
+
+def _known(offered: PluginBots) -> dict[str, str | BotFactory]:
     bots: dict[str, str | BotFactory] = dict(BUILTIN_BOTS)
     # guard checked each is callable; PluginFactory holds its bots to the contract (bots/guarded.py)
-    bots.update({name: PluginFactory(name, factory) for name, factory in bot_factories().items()})  # type: ignore[arg-type]
+    bots.update({name: PluginFactory(name, factory) for name, factory in offered.factories.items()})  # type: ignore[arg-type]
     return bots
 
 
@@ -88,6 +91,15 @@ def parse_bot(text: str) -> tuple[str, dict[str, Any]]:
             raise BotError(f"bot {excerpt(text)}: option {excerpt(key.strip())} is given twice")
         options[key.strip()] = _option_value(value.strip())
     return name, options
+
+
+def _unknown_bot(name: str, known: list[str], failures: dict[str, str]) -> str:
+    """Why `name` is no bot, in one line: the closest known name, every known one, and each plugin whose bots failed
+    to load (the bot may be one of theirs)."""
+    close = difflib.get_close_matches(name, known, n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    failed = "".join(f"; plugin {plugin!r} offers no bots: {why}" for plugin, why in failures.items())
+    return f"unknown bot {excerpt(name)}{hint} (known: {', '.join(sorted(known))}){failed}"
 
 
 def _is_option(part: str) -> bool:
@@ -130,11 +142,10 @@ def bot_factory(text: str) -> tuple[BotFactory, dict[str, Any]]:
     Simulations resolve each name once with this and then call the factory for every game.
     """
     name, options = parse_bot(text)
-    bots = known_bots()
+    offered = plugin_bots()
+    bots = _known(offered)
     if name not in bots:
-        close = difflib.get_close_matches(name, list(bots), n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
-        raise BotError(f"unknown bot {excerpt(name)}{hint} (known: {', '.join(sorted(bots))})")
+        raise BotError(_unknown_bot(name, list(bots), offered.failures))
     factory = bots[name]
     if isinstance(factory, str):
         from importlib import import_module

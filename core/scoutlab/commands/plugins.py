@@ -4,7 +4,7 @@ provides each, whether it is on, and the hooks it implements.
 SCOUTLAB_BLOCK_PLUGINS (names, separated by commas or spaces) switches plugins off; SCOUTLAB_PLUGINS, when
 set, leaves only the plugins it names on (`builtin`, the official rules, is always on).
 Switched-off plugins are listed but not loaded. Exit code 1 when an enabled plugin fails to
-load or implements a hook that does not exist.
+load, implements a hook that does not exist, or offers bots through a hook that fails.
 """
 
 from __future__ import annotations
@@ -54,8 +54,8 @@ def plugin_hooks(plugin: object) -> list[str]:
     return known + sorted(name for name in found if name not in HOOK_ORDER)
 
 
-def describe(name: str, entry_point) -> tuple[str, str, str, bool]:
-    """(provided by, status, hooks, healthy) for one installed plugin."""
+def describe(name: str, entry_point, bots_failure: str | None = None) -> tuple[str, str, str, bool]:
+    """(provided by, status, hooks, healthy) for one installed plugin; `bots_failure`: why its bots are not offered."""
     dist = getattr(entry_point, "dist", None)
     provider = f"{dist.name} {dist.version}" if dist is not None else "(not installed)"
     if plugin_host.switched_off(name):
@@ -69,11 +69,14 @@ def describe(name: str, entry_point) -> tuple[str, str, str, bool]:
     text = ", ".join(hooks) or "(no hooks)"
     if unknown:
         text += f"  (not scoutlab hooks: {', '.join(unknown)})"
-    return provider, ALWAYS if name == "builtin" else ALLOWED, text, not unknown
+    if bots_failure:  # every command that makes a bot goes on without its bots: this is where it shows
+        text += f"  (offers no bots: {bots_failure})"
+    return provider, ALWAYS if name == "builtin" else ALLOWED, text, not unknown and not bots_failure
 
 
 def run(args: argparse.Namespace) -> int:
-    described = {name: describe(name, ep) for name, ep in sorted(plugin_host.installed_plugins().items())}
+    bots_failures = plugin_host.plugin_bots().failures
+    described = {name: describe(name, ep, bots_failures.get(name)) for name, ep in sorted(plugin_host.installed_plugins().items())}
     rows = [("plugin", "provided by", "status", "hooks")] + [(name, *found[:3]) for name, found in described.items()]
     widths = [max(len(row[i]) for row in rows) for i in range(3)]
     for row in rows:

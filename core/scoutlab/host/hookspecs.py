@@ -72,7 +72,8 @@ def scoutlab_game_event(event: Event, state: GameState[CompiledRules]) -> None:
 def scoutlab_bots() -> dict[str, object]:
     """Offer bots by name: each value is a factory `(rules, rng, options) -> bot`.
 
-    Called when a bot name is looked up (`--bots NAME`). A bot has a `name` and an
-    `act(view) -> action code` method, and sees nothing but the View of its seat.
+    Called when a bot name is looked up (`--bots NAME`), each plugin on its own: one that raises or
+    answers the wrong kind offers no bots, and an unknown bot's message says so. A bot has a `name`
+    and an `act(view) -> action code` method, and sees nothing but the View of its seat.
     """
 

@@ -16,12 +16,12 @@ import inspect
 import os
 import types
 from importlib.metadata import EntryPoint, entry_points
-from typing import Any
+from typing import Any, NamedTuple
 
 import pluggy
 
-from scoutlab.base.errors import PLUGIN_FAILURES, PluginError
-from scoutlab.base.limits import excerpt
+from scoutlab.base.errors import PLUGIN_FAILURES, HookError, PluginError
+from scoutlab.base.limits import excerpt, on_one_line
 from scoutlab.host import builtin, hookspecs
 from scoutlab.host.guard import guard
 
@@ -100,6 +100,11 @@ def _why(exc: BaseException) -> str:
     return f"it called sys.exit({excerpt(exc.code)})" if isinstance(exc, SystemExit) else str(exc)
 
 
+def _named(exc: BaseException) -> str:
+    """_why, after the exception's type where that says something (`ImportError: No module named 'x'`)."""
+    return _why(exc) if isinstance(exc, SystemExit) else f"{type(exc).__name__}: {exc}"
+
+
 def load_plugin(name: str, config: dict[str, Any]) -> object:
     """Load a plugin by name and apply its config through its `make_plugin(config)` factory, if any."""
     found = available_plugins()
@@ -135,11 +140,15 @@ def make_manager(plugins: list[str | dict[str, Any]]) -> pluggy.PluginManager:
         try:
             pm.register(load_plugin(name, config), name=name)
         except pluggy.PluginValidationError as exc:  # e.g. a hook argument the spec does not have
-            detail = "; ".join(str(exc).splitlines()[1:]) or str(exc)  # the first line names the plugin again
-            raise PluginError(f"plugin {name!r} does not fit the scoutlab hooks: {detail}") from None
+            raise PluginError(f"plugin {name!r} does not fit the scoutlab hooks: {_misfit(exc)}") from None
     for plugin, hook in unknown_hooks(pm):  # a misspelt hook name would otherwise never be called
         raise PluginError(f"plugin {plugin!r} implements {hook}, which is not a scoutlab hook")
     return guard(pm)
+
+
+def _misfit(exc: pluggy.PluginValidationError) -> str:
+    """pluggy's reason in one line, without its first line, which names the plugin again."""
+    return "; ".join(str(exc).splitlines()[1:]) or str(exc)
 
 
 def unknown_hooks(pm: pluggy.PluginManager) -> list[tuple[str, str]]:
@@ -209,19 +218,42 @@ def plugin_summary(plugin: object, name: str) -> str | None:
     return None
 
 
-def bot_factories() -> dict[str, object]:
-    """Bots offered by installed plugins through the scoutlab_bots hook."""
+class PluginBots(NamedTuple):
+    """What the installed plugins offer through the scoutlab_bots hook, and why any offers nothing."""
+
+    factories: dict[str, object]  # bot name -> factory(rules, rng, options)
+    failures: dict[str, str]  # plugin name -> why its bots are not offered, in one line
+
+
+def plugin_bots() -> PluginBots:
+    """Bots offered by installed plugins through the scoutlab_bots hook, each plugin asked on its own: one that
+    fails to load, raises or answers the wrong kind offers no bots, and the others' bots stay usable."""
     pm = pluggy.PluginManager(GROUP)
     pm.add_hookspecs(hookspecs)
+    failures: dict[str, str] = {}
     for name, ep in available_plugins().items():
         if name == "builtin":
             continue
         try:
             pm.register(ep.load(), name=name)
-        except PLUGIN_FAILURES:
-            continue  # a plugin that fails to load offers no bots; the rules path reports it
+        except pluggy.PluginValidationError as exc:  # e.g. a hook argument the hookspec does not have
+            failures[name] = f"it does not fit the scoutlab hooks: {_misfit(exc)}"
+        except PLUGIN_FAILURES as exc:  # `scoutlab plugins` and a spec listing it say so too
+            failures[name] = f"it failed to load: {_named(exc)}"
     guard(pm)
     found: dict[str, object] = {}
-    for offered in pm.hook.scoutlab_bots():
-        found.update(offered or {})
-    return found
+    registered = pm.get_plugins()
+    for name, plugin in reversed(pm.list_name_plugin()):  # pluggy's own order: the last registered is asked first
+        alone = pm.subset_hook_caller("scoutlab_bots", remove_plugins=registered - {plugin})
+        try:
+            for offered in alone():
+                found.update(offered)
+        except HookError as exc:  # guarded: it raised, or answered something other than a dict of name -> factory
+            failures[name] = f"its {exc.hook} {exc.problem}"
+    return PluginBots(found, {name: _one_line(why) for name, why in sorted(failures.items())})
+
+
+def _one_line(why: str, limit: int = 200) -> str:
+    """A plugin's reason as a message quotes it: on one line, and cut where a plugin's long text would drown it."""
+    why = on_one_line(why)
+    return why if len(why) <= limit else f"{why[:limit]}... ({len(why):,} characters)"
