@@ -157,3 +157,72 @@ def test_a_report_to_standard_output_is_printed_not_written_to_a_file_named_dash
     monkeypatch.chdir(tmp_path)
     assert main(["simulate", "two-player", "--games", "2", "--workers", "1", "--strong", "none", "--report", "-"]) == 0
     assert capsys.readouterr().out.startswith("<!DOCTYPE html>") and list(tmp_path.iterdir()) == []  # it wrote ./-
+
+
+def _run_until_part_files(tmp_path: Path, outputs: dict[str, Path], workers: int = 1, written: bool = False):
+    """A long `scoutlab simulate` writing `outputs` (option: file) into tmp_path, once a part file is there for each
+    per-game file (`written`: with rows in them, so the games are under way), waiting 60 s at most."""
+    import subprocess
+    import sys
+    import time
+
+    expected = sum(option.startswith(("--games-", "--rounds-")) for option in outputs)
+
+    def ready() -> bool:
+        parts = list(tmp_path.glob(".*.part"))
+        return len(parts) == expected and all(not written or part.stat().st_size > 0 for part in parts)
+
+    run = subprocess.Popen([sys.executable, "-m", "scoutlab.cli", "simulate", "official", "--players", "3", "--games", "200000",
+                            "--workers", str(workers), "--strong", "none", *(str(x) for item in outputs.items() for x in item)],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not ready() and run.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return run
+
+
+def _stop(run, signum: int) -> str:
+    """Send the signal and wait for the run to end (60 s at most); its standard error."""
+    try:
+        run.send_signal(signum)
+        return run.communicate(timeout=60)[1]
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.wait(timeout=10)
+
+
+@pytest.mark.parametrize("signame, option, name", [
+    ("SIGTERM", "--games-csv", "games.csv"),  # the part was left behind
+    ("SIGHUP", "--games-csv", "games.csv"),  # a closed terminal, likewise
+    ("SIGTERM", "--rounds-parquet", "rounds.parquet"),  # Parquet was written in place: the old file was lost to half a new one
+])
+def test_a_run_ended_by_sigterm_removes_its_part_file_and_keeps_the_old_file(tmp_path, signame, option, name):
+    import signal
+
+    if option.endswith("parquet"):
+        pytest.importorskip("pyarrow")
+    old = tmp_path / name
+    old.write_text("the old file\n")
+    run = _run_until_part_files(tmp_path, {option: old})
+    parts = [p.name for p in tmp_path.glob(".*.part")]
+    err = _stop(run, getattr(signal, signame))
+    assert [part.split(".")[1] for part in parts] == [name.split(".")[0]], parts
+    assert run.returncode == -getattr(signal, signame) and err == ""  # dies of the signal, as it did, saying nothing
+    assert [p.name for p in tmp_path.iterdir()] == [name] and old.read_text() == "the old file\n"
+
+
+def test_a_run_stopped_by_ctrl_c_moves_its_files_in_and_leaves_no_part_file(tmp_path):
+    import signal
+
+    pytest.importorskip("pyarrow")
+    games, rounds, report = tmp_path / "games.csv", tmp_path / "rounds.parquet", tmp_path / "report.json"
+    # two workers: ending the pool sends each SIGTERM, and a worker must not remove the parts its parent writes
+    run = _run_until_part_files(tmp_path, {"--games-csv": games, "--rounds-parquet": rounds, "--json": report},
+                                workers=2, written=True)
+    written = [p.stat().st_size for p in tmp_path.glob(".*.part")]
+    err = _stop(run, signal.SIGINT)
+    assert len(written) == 2 and all(written), "no rows written within 60 s"
+    assert run.returncode == 130 and err == "", err  # the report says it was interrupted, on standard output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.csv", "report.json", "rounds.parquet"]
+    assert games.read_text().count("\n") > 1  # the games that finished, as the report has them

@@ -4,10 +4,15 @@ A regular file is written beside its place and moved there only once all of it i
 full disk or an interrupted write leaves the old file (or none), never half of one. A named pipe
 is written as it is, but only when a program is reading it: opening one that nobody reads would
 wait for ever. Devices (/dev/null) and links (/dev/stdout) are written through, as they are.
+
+The part written beside (`.NAME.XXXXXXXX.part`) is removed when the write fails, when Ctrl-C
+(SIGINT), SIGTERM or SIGHUP ends the process, and at its exit; only SIGKILL (or a crash of Python
+itself) can leave one, which is then safe to delete.
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import errno
 import os
@@ -20,6 +25,7 @@ from pathlib import Path
 from typing import TextIO
 
 from scoutlab.base.limits import on_one_line
+from scoutlab.base.signals import on_termination
 
 
 class NoReader(OSError):
@@ -118,11 +124,10 @@ def write_all(outputs: Iterable[tuple[str, str]]) -> None:
         for part, path in staged:
             os.chmod(part, _mode_for(path))
         for part, path in staged:
-            os.replace(part, path)
+            _move(part, path)
     except BaseException:
         for part, _ in staged:
-            with contextlib.suppress(FileNotFoundError):  # moved into place already
-                os.unlink(part)
+            _discard(part)  # or moved into place already
         raise
 
 
@@ -137,11 +142,60 @@ def _replaceable(path: str) -> bool:
         return True
 
 
+_parts: dict[str, int] = {}  # each part file being written -> the process writing it
+
+
 def _part_beside(path: str) -> str:
     folder, name = os.path.split(os.path.abspath(path))
+    on_termination(_remove_parts)
     fd, part = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".part")
+    _parts[part] = os.getpid()
     os.close(fd)
     return part
+
+
+def _move(part: str, path: str) -> None:
+    os.replace(part, path)
+    _parts.pop(part, None)
+
+
+def _discard(part: str) -> None:
+    """Remove a part file, if it is still there (the process's end may have removed it first)."""
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(part)
+    _parts.pop(part, None)
+
+
+@atexit.register
+def _remove_parts() -> None:
+    """Every part file this process is still writing: when a signal or the process's end cuts the writing short."""
+    for part, pid in list(_parts.items()):
+        if pid == os.getpid():  # a forked worker inherits the list, not the files
+            _discard(part)
+
+
+@contextmanager
+def written_beside(path: str) -> Iterator[str]:
+    """The name to write `path` under, for a writer that opens files by name (pyarrow): a part beside it for a regular
+    file or none, moved onto `path` once the block ends without an error and removed otherwise; `path` itself for a
+    pipe, a device or a link, which are written through."""
+    if not _replaceable(path):
+        yield path
+        return
+    with _staged(path) as part:
+        yield part
+
+
+@contextmanager
+def _staged(path: str) -> Iterator[str]:
+    part = _part_beside(path)
+    try:
+        yield part
+        os.chmod(part, _mode_for(path))
+        _move(part, path)
+    except BaseException:
+        _discard(part)
+        raise
 
 
 @contextmanager
@@ -149,15 +203,8 @@ def opened_for_writing(path: str | os.PathLike[str], newline: str | None = None)
     """A UTF-8 text file to write `path` through, in place once the block ends without an error (see the module)."""
     path = os.fspath(path)
     if _replaceable(path):
-        part = _part_beside(path)
-        try:
-            with open(part, "w", encoding="utf-8", newline=newline) as out:
-                yield out
-            os.chmod(part, _mode_for(path))
-            os.replace(part, path)
-        except BaseException:
-            os.unlink(part)
-            raise
+        with _staged(path) as part, open(part, "w", encoding="utf-8", newline=newline) as out:
+            yield out
     elif _is_pipe(path):
         with _open_pipe(path, newline) as out:
             yield out

@@ -38,6 +38,7 @@ import weakref
 from typing import IO, TYPE_CHECKING, Any
 
 from scoutlab.base.limits import MAX_BOT_ANSWER, excerpt, loads_json, megabytes
+from scoutlab.base.signals import on_termination
 from scoutlab.bots import BotError
 from scoutlab.engine.actions import NotationError
 from scoutlab.engine.view_json import action_code, view_to_json
@@ -207,7 +208,7 @@ class _Program:
 
     def __init__(self, argv: list[str]):
         self.mark = f"{os.getpid()}-{secrets.token_hex(8)}"  # in the environment of everything it starts (see _kill_tree)
-        _end_with_signals()
+        on_termination(_stop_at_once)
         try:
             self.process = subprocess.Popen(
                 argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -403,28 +404,9 @@ def _tree_of(root: int, mark: str) -> list[int]:
     return sorted(chosen | (below - {root}))
 
 
-_signals_hooked = False
-
-
-def _end_with_signals() -> None:
-    """On SIGTERM or SIGHUP, stop every program (and what it started), then die of the signal as before.
-
-    Python's default for those signals ends the process at once, skipping atexit, so the programs'
-    sessions would live on. SIGINT raises KeyboardInterrupt, which unwinds to atexit (_stop_all).
-    Only a signal left at its default is taken over, and only from the main thread (where Python runs handlers).
-    """
-    global _signals_hooked
-    if _signals_hooked or threading.current_thread() is not threading.main_thread():
-        return
-    _signals_hooked = True
-    for signum in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
-        if signum is not None and signal.getsignal(signum) == signal.SIG_DFL:
-            signal.signal(signum, _stop_and_die)
-
-
-def _stop_and_die(signum: int, _frame: Any) -> None:
+def _stop_at_once() -> None:
+    """On SIGTERM or SIGHUP (base/signals.py), stop every program (and what it started) before scoutlab dies of it:
+    the default would end the process at once, skipping atexit (_stop_all), and the programs' sessions would live on."""
     for program in list(_running):
         with contextlib.suppress(Exception):
             program.close(grace=0)
-    signal.signal(signum, signal.SIG_DFL)
-    os.kill(os.getpid(), signum)

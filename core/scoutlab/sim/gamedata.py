@@ -113,8 +113,11 @@ class ParquetSink(Sink):
         self._pa = pa
         self._schema = pa.schema([(name, types[kind]) for name, kind in columns])
         self._path = path
-        with files.naming(path):
-            self._writer = pq.ParquetWriter(path, self._schema)
+        with ExitStack() as opening:  # written beside its place, as a CSV is, and moved there at close()
+            where = opening.enter_context(files.written_beside(path))
+            with files.naming(path):
+                self._writer = pq.ParquetWriter(where, self._schema)
+            self._closing = opening.pop_all()
         self._pending: list[tuple] = []
 
     def write(self, rows: list[tuple]) -> None:
@@ -132,7 +135,7 @@ class ParquetSink(Sink):
             self._pending = []
 
     def close(self) -> None:
-        with files.naming(self._path):
+        with files.naming(self._path), self._closing:  # a failed write drops the part, leaving the old file
             self._flush()
             self._writer.close()
 
