@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import importlib.util
+import os
 import re
 from pathlib import Path
 
@@ -137,6 +138,18 @@ def test_bad_data_options_are_one_line(argv, message, capsys):
     assert main(["simulate", "two-player", "--games", "5", *argv]) == 1
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+@pytest.mark.parametrize("option", ["--games-parquet", "--rounds-parquet"])
+def test_parquet_to_a_named_pipe_is_refused_before_the_run(option, tmp_path, capsys):
+    """Parquet seeks as it writes: to a pipe nobody read it waited for ever, to a read one it failed after the run."""
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    assert main(["simulate", "two-player", "--games", "100000", option, str(pipe)]) == 1
+    err = capsys.readouterr().err
+    assert f"{option} {pipe}: Parquet is written with seeks, so it needs a file, not a named pipe" in err
+    assert len(err.strip().splitlines()) == 1
 
 
 def test_csv_columns_are_typed():

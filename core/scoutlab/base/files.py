@@ -205,7 +205,7 @@ def opened_for_writing(path: str | os.PathLike[str], newline: str | None = None)
     if _replaceable(path):
         with _staged(path) as part, open(part, "w", encoding="utf-8", newline=newline) as out:
             yield out
-    elif _is_pipe(path):
+    elif is_pipe(path):
         with _open_pipe(path, newline) as out:
             yield out
     else:  # a device, or a link: a shell's `> out.txt` behind /dev/stdout would keep the old file open
@@ -213,7 +213,8 @@ def opened_for_writing(path: str | os.PathLike[str], newline: str | None = None)
             yield out
 
 
-def _is_pipe(path: str) -> bool:
+def is_pipe(path: str) -> bool:
+    """Whether `path` is (or links to) a named pipe."""
     try:
         return stat.S_ISFIFO(os.stat(path).st_mode)
     except FileNotFoundError:  # a link to nothing yet: written through, which makes its target

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from scoutlab.base import files
-from scoutlab.base.limits import digits, excerpt
+from scoutlab.base.limits import digits, excerpt, on_one_line
 from scoutlab.bots import split_bots
 from scoutlab.sim import ADVANTAGE_CAP, LINEUP, WEAK_BOT, run
 from scoutlab.sim.gamedata import TABLES, CsvSink, GameData, ParquetSink, require_pandas
@@ -67,8 +67,12 @@ def run_command(command: str, specs: list[tuple[str, int | None]], args: argpars
     if len(to_stdout) > 1:
         raise ValueError(f"{' and '.join(f'{o} -' for o in to_stdout)} would {'both' if len(to_stdout) == 2 else 'all'} write to standard output; give files")
     for option in ("--games-parquet", "--rounds-parquet"):
-        if getattr(args, option[2:].replace("-", "_")) == "-":
+        path = getattr(args, option[2:].replace("-", "_"))
+        if path == "-":
             raise ValueError(f"{option} writes a file, not standard output; give a file name")
+        if path and files.is_pipe(path):  # Parquet seeks as it writes: a pipe fails after the run, or waits for ever
+            raise ValueError(f"{option} {on_one_line(path)}: Parquet is written with seeks, so it needs a file, "
+                             "not a named pipe; give a file name")
     require_extras(["rich", "numpy"] + (["matplotlib"] if args.plots or args.report else []))
     if args.games_parquet or args.rounds_parquet:
         require_pandas("--games-parquet and --rounds-parquet", ("pyarrow",))
