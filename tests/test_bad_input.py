@@ -746,3 +746,13 @@ def test_argparse_s_words_in_another_language_still_make_one_line_naming_the_com
     monkeypatch.setattr(argparse, "_", lambda text: f"\u00fcbersetzt: {text}")
     err = refused_argument(capsys, ["play", "--color", "red"])
     assert err.startswith("scoutlab play: \u00fcbersetzt: argument --color: ") and err.endswith(" (scoutlab play --help lists the options)\n")
+
+
+def test_ctrl_c_while_the_commands_load_is_one_line(monkeypatch, capsys):
+    """Building the parser imports every command; a Ctrl-C then printed a traceback from outside main's guard."""
+    def interrupted():
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("scoutlab.cli.build_parser", interrupted)
+    assert main(["compare", "official", "two-player"]) == 130
+    assert capsys.readouterr().err == "scoutlab: interrupted\n"

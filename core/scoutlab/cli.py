@@ -190,8 +190,12 @@ _python_show_warning = warnings.showwarning
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        parser = build_parser()  # imports every command: Ctrl-C may come while it does
+        args = parser.parse_args(argv)
+    except KeyboardInterrupt:
+        print("scoutlab: interrupted", file=sys.stderr)
+        return 130
     if args.command is None:
         parser.refuse(f"give a command ({parser.prog} --help lists the commands)")
     warnings.showwarning = _show_warning
