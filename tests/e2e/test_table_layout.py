@@ -535,3 +535,24 @@ def test_on_a_phone_a_finger_slides_along_the_hand_to_pick_and_to_place(server, 
     look(page, f"slide-{lang}-390-3-placed", 16)
     page.click("#cancel")
     assert not errors, errors
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_on_a_360x640_phone_the_active_set_stays_in_view_all_turn(server, browser, lang):
+    """The smallest phone: the felt is never squeezed under its seats and the active set, whatever your side
+    needs (a card chosen from the active set, a scouted card placed with its buttons, a card of the hand picked),
+    and nothing else leaves the window; the header's links are whole (look measures all of it)."""
+    context, page, token, errors = open_big_match(server, browser, lang, 360, 640)
+    page.click("#keep")
+    to_my_scout(page, token)
+    tag = f"small-{lang}-360"
+    look(page, f"{tag}-1-turn", 15)
+    page.click("#active button[data-end]")
+    look(page, f"{tag}-2-chosen", 15)
+    page.click("#gaps button[data-gap='7']")
+    look(page, f"{tag}-3-scouting", 16)
+    page.click("#cancel")
+    page.locator("#hand button.card[data-index='0']").click(position={"x": 5, "y": 20})
+    look(page, f"{tag}-4-picked", 15)
+    assert not errors, errors
+    context.close()
