@@ -23,7 +23,7 @@ from scoutlab.spec.variant import shipped_variants
 from scoutlab.text.i18n import gettext_for
 from scoutlab.web import lab_jobs
 from scoutlab.web.lab_jobs import MAX_GAMES, MAX_JOB_GAMES, Jobs
-from scoutlab.web.lab_spec import FILENAME, problem_line
+from scoutlab.web.lab_spec import FILENAME, PLUGIN_LABELS, condition_label, knob, problem_line
 
 
 @pytest.fixture
@@ -86,7 +86,8 @@ def test_a_knob_set_in_the_form_is_written_into_the_yaml_and_read_back(client):
     assert start["knobs"]["scoring.chip_received"] == 1
     answer = check(client, text=start["text"], set={"path": "scoring.chip_received", "value": 3})
     assert "chip_received: 3" in answer["text"] and answer["knobs"]["scoring.chip_received"] == 3
-    assert answer["diff"] == [{"path": "$.scoring.chip_received", "parent": "1", "value": "3"}]
+    assert answer["diff"] == [{"path": "$.scoring.chip_received", "rule": "Points per Scout chip received", "parent": "1", "value": "3",
+                               "worded": True}]
     both = check(client, text=answer["text"], set={"path": "players", "value": [4, 3]})
     assert both["knobs"]["players"] == [3, 4] and both["knobs"]["scoring.chip_received"] == 3
     kept = check(client, text=both["text"], set={"path": "scoring.unspent_scout_show_chip", "value": 2})
@@ -96,7 +97,8 @@ def test_a_knob_set_in_the_form_is_written_into_the_yaml_and_read_back(client):
     assert rounds["knobs"]["rounds.lowest_total_starts"] is False
     catch_up = check(client, text=rounds["text"], set={"path": "rounds.lowest_total_starts", "value": True})
     assert "lowest_total_starts: true" in catch_up["text"] and catch_up["knobs"]["rounds.lowest_total_starts"] is True
-    assert {"path": "$.rounds.lowest_total_starts", "parent": "false", "value": "true"} in catch_up["diff"]
+    assert {"path": "$.rounds.lowest_total_starts", "rule": "The player with the lowest total starts each round after the first",
+            "parent": "no", "value": "yes", "worded": True} in catch_up["diff"]
     assert catch_up["knobs"]["rounds.count"] == 2  # its neighbour under rounds: kept
 
 
@@ -161,6 +163,40 @@ def test_a_plugin_listed_in_the_text_is_ticked_in_the_form_and_written_by_it(cli
     assert answer["valid"] and answer["knobs"]["plugins"] == ["wrap-runs"]
     written = check(client, text=HOUSE, set={"path": "plugins", "value": ["runs-beat-sets"]})
     assert written["knobs"]["plugins"] == ["runs-beat-sets"] and any(d["path"] == "$.plugins" for d in written["diff"])
+
+
+def test_the_diff_says_a_form_field_in_the_page_words_and_any_other_rule_as_the_yaml_writes_it(client):
+    text = ("schema_version: 1\nextends: official\nname: mine\nkind: house\nscoring: {exempt_last_show_owner: false}\n"
+            "end_conditions: [hand_emptied]\nplugins: [wrap-runs]\nscout: {extra_turn: true}\n")
+    _ = gettext_for("fa")
+    rows = client.post("/lab/api/check?lang=fa", json={"text": text}).json()["diff"]
+    assert rows == [
+        {"path": "$.scout.extra_turn", "rule": "", "parent": "false", "value": "true", "worded": False},
+        {"path": "$.scoring.exempt_last_show_owner", "rule": _(knob("scoring.exempt_last_show_owner").label),
+         "parent": _("yes"), "value": _("no"), "worded": True},
+        {"path": "$.end_conditions", "rule": _(knob("end_conditions").label),
+         "parent": condition_label("hand_emptied", _) + "\n" + condition_label("everyone_scouted", _),
+         "value": condition_label("hand_emptied", _), "worded": True},
+        {"path": "$.plugins", "rule": _(knob("plugins").label), "parent": "—", "value": _(PLUGIN_LABELS["wrap-runs"]), "worded": True},
+    ]
+
+
+@pytest.mark.parametrize("name", ["nope", "noopy", "builtinn"])
+def test_an_unknown_plugin_points_at_the_plugins_the_form_offers_only(client, name):
+    text = f"schema_version: 1\nextends: official\nname: mine\nplugins: [{name}]\n"
+    [problem] = check(client, text=text)["problems"]
+    assert problem == f"4: $.plugins[0]: unknown plugin '{name}' (available: runs-beat-sets, wrap-runs)"
+    assert check(client, text=text.replace(name, "wrap-run"))["problems"] == [
+        "4: $.plugins[0]: unknown plugin 'wrap-run'; did you mean 'wrap-runs'?"]  # a plugin the form offers: as it was
+
+
+def test_the_form_offers_end_conditions_and_plugins_by_their_words_with_their_keys(client):
+    page = client.get("/lab?lang=ar").text
+    _ = gettext_for("ar")
+    for name in ("hand_emptied", "everyone_scouted", "opponent_stuck"):
+        assert f'value="{name}"' in page and condition_label(name, _) in page
+    assert _(PLUGIN_LABELS["wrap-runs"]) in page and 'lang="en" dir="ltr">wrap-runs</code>' in page
+    assert 'value="noop"' not in page and 'value="builtin"' not in page
 
 
 def test_a_problem_in_the_text_drops_the_file_name_and_one_elsewhere_keeps_it():

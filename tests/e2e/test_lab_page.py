@@ -11,9 +11,14 @@ Screenshots: artifacts/screenshots/lab-*.png.
 
 from __future__ import annotations
 
+import io
+
 import pytest
 from driver import screenshot
 from seen import AXE, axe_violations, header_problems
+
+from scoutlab.text.i18n import gettext_for
+from scoutlab.web.lab_spec import BUILTIN_END_CONDITIONS, KNOBS, PLUGIN_LABELS, condition_label, offered_plugins
 
 SIZES = [(1366, 768), (390, 844)]
 
@@ -169,28 +174,144 @@ def test_a_designer_writes_measures_and_plays_a_house_rule(server, browser, size
     context.close()
 
 
-@pytest.mark.parametrize("lang", ["ar", "fa", "el", "bg"])
+# Runs in the page: each end condition and plugin the form offers, [its YAML key, the words shown, the key's lang and dir].
+OPTIONS = """() => [...document.querySelectorAll('.lab-set[data-kind=conditions] label, .lab-set[data-kind=plugins] label')].map((o) => {
+  const key = o.querySelector('.lab-key'), words = o.cloneNode(true);
+  words.querySelector('.lab-key')?.remove();
+  return [o.querySelector('input').value, words.textContent.trim(), key && key.lang, key && key.dir];
+})"""
+
+# Runs in the page: the diff's rows as a designer reads them, [rule, its parent's value, this variant's], the YAML keys
+# (secondary, marked English) left out, and the keys themselves.
+DIFF_ROWS = """() => [...document.querySelectorAll('#lab-diff tbody tr')].map((tr) => [...tr.cells].map((td) => {
+  const words = td.cloneNode(true);
+  words.querySelectorAll('code[lang=en]').forEach((c) => c.remove());
+  const items = [...words.querySelectorAll('li')];
+  return items.length ? items.map((li) => li.textContent.trim()).join('\\n') : words.textContent.trim();
+}).concat([[...tr.querySelectorAll('code')].map((c) => `${c.textContent} ${c.lang} ${c.dir}`).join(' ')]))"""
+
+# Runs in the page: the problem list's boxes, relative to the list, and each item's first and last line (from the
+# first and last letter drawn), to find each bullet in a screenshot of the list.
+PROBLEM_BOXES = """() => {
+  const list = document.querySelector('#lab-problems'), at = list.getBoundingClientRect();
+  const letter = (node, i) => { const r = document.createRange(); r.setStart(node, i); r.setEnd(node, i + 1); return r.getBoundingClientRect(); };
+  return {width: at.width, items: [...list.children].map((li) => {
+    const texts = [], walk = document.createTreeWalker(li, NodeFilter.SHOW_TEXT);
+    while (walk.nextNode()) if (walk.currentNode.textContent.trim()) texts.push(walk.currentNode);
+    const first = letter(texts[0], 0), last = letter(texts.at(-1), texts.at(-1).textContent.length - 1), box = li.getBoundingClientRect();
+    return {left: box.left - at.left, right: box.right - at.left, top: box.top - at.top, bottom: box.bottom - at.top,
+            firstBottom: first.bottom - at.top, lastTop: last.top - at.top, text: li.textContent};
+  })};
+}"""
+
+
+def bullets_off_their_first_line(page) -> tuple[list[str], int]:
+    """(the wrapped problems whose bullet is not beside their first line, as the eye sees it, and how many wrapped):
+    the bullet is the dark ink in the list's padding, beside the item."""
+    image_module = pytest.importorskip("PIL.Image", reason="Pillow (with the sim extra) reads the screenshot")
+    page.locator("#lab-problems").scroll_into_view_if_needed()
+    image = image_module.open(io.BytesIO(page.locator("#lab-problems").screenshot())).convert("L")
+    boxes = page.evaluate(PROBLEM_BOXES)
+    scale = image.width / boxes["width"]
+    rtl = page.get_attribute("html", "dir") == "rtl"
+    off, wrapped = [], 0
+    for item in boxes["items"]:
+        if item["lastTop"] < item["firstBottom"] - 2:
+            continue  # one line: its bullet cannot be anywhere else
+        wrapped += 1
+        xs = range(round(item["right"] * scale), image.width) if rtl else range(round(item["left"] * scale))
+        ink = [y for y in range(round(item["top"] * scale), round(item["bottom"] * scale))
+               if any(image.getpixel((x, y)) < 140 for x in xs)]
+        if not ink or max(ink) > item["firstBottom"] * scale + 1:
+            off.append(f"{item['text'][:40]!r}: its bullet at {ink and [min(ink), max(ink)]}, its first line ends at "
+                       f"{round(item['firstBottom'] * scale)}")
+    return off, wrapped
+
+
+# Runs in the page: each chart caption's English, its lines' left edges against its figure's (left aligned, as
+# English reads, in every page's direction).
+CAPTION_EDGES = """() => [...document.querySelectorAll('#lab-charts figcaption')].map((caption) => {
+  const note = [...caption.querySelectorAll('[lang=en]')].at(-1), range = document.createRange();
+  range.selectNodeContents(note);
+  const left = caption.getBoundingClientRect().left;
+  return {lang: note.lang, direction: getComputedStyle(note).direction,
+          offsets: [...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.left - left))};
+})"""
+
+
+@pytest.mark.parametrize("lang", ["en", "ar", "fa", "el", "bg"])
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_lab_in_every_language_fits_and_reads_right_to_left_where_it_should(server, browser, size, lang):
+    _ = gettext_for(lang)
     width, height = size
+    rtl = lang in ("ar", "fa")
     context = context_for(browser, width, height)
     page = context.new_page()
     page.goto(f"{server}/lab?lang={lang}")
     wait_valid(page)
-    assert page.get_attribute("html", "dir") == ("rtl" if lang in ("ar", "fa") else "ltr")
+    assert page.get_attribute("html", "dir") == ("rtl" if rtl else "ltr")
     assert page.get_attribute("#lab-text", "dir") is None and page.evaluate("getComputedStyle(document.querySelector('.lab-editor')).direction") == "ltr"
-    page.fill("#lab-text", page.input_value("#lab-text") + "scoring: {chip_received: two}\n")
+
+    # End conditions and plugins by the words a designer reads, the YAML's key beside them marked English; the
+    # engine's own rules and its do-nothing test plugin are not offered.
+    options = page.evaluate(OPTIONS)
+    assert [key for key, *_rest in options] == [*BUILTIN_END_CONDITIONS, *offered_plugins()]
+    assert not {"builtin", "noop"} & {key for key, *_rest in options}
+    shown = {key: words for key, words, *_rest in options}
+    assert [shown[c] for c in BUILTIN_END_CONDITIONS] == [condition_label(c, _) for c in BUILTIN_END_CONDITIONS]
+    assert all(shown[p] == _(PLUGIN_LABELS[p]) for p in PLUGIN_LABELS if p in shown), shown
+    assert all(marks == ["en", "ltr"] for _key, _words, *marks in options), options
+
+    # What the variant changes, in the form's words: each field's label, yes or no, the conditions' and plugins' words.
+    start = page.input_value("#lab-text")
+    page.fill("#lab-text", start + "scoring: {exempt_last_show_owner: false}\nend_conditions: [hand_emptied]\nplugins: [wrap-runs]\n")
+    page.wait_for_function("() => document.querySelectorAll('#lab-diff tbody tr').length === 3", timeout=30_000)
+    wait_valid(page)
+    label = {k.path: _(k.label) for k in KNOBS}
+    rows = page.evaluate(DIFF_ROWS)
+    assert [row[:3] for row in rows] == [
+        [label["scoring.exempt_last_show_owner"], _("yes"), _("no")],
+        [label["end_conditions"], "\n".join(condition_label(c, _) for c in ("hand_emptied", "everyone_scouted")),
+         condition_label("hand_emptied", _)],
+        [label["plugins"], "—", _(PLUGIN_LABELS["wrap-runs"])],
+    ], rows
+    assert [row[3] for row in rows] == [f"$.{path} en ltr" for path in ("scoring.exempt_last_show_owner", "end_conditions", "plugins")]
+    page.locator("#lab-diff").scroll_into_view_if_needed()
+    screenshot(page, f"lab-{lang}-{width}-diff")
+
+    # Problems in the page's direction and type, not underlined (a line through Arabic letters), each place in the
+    # YAML's; no internal plugin offered; each bullet beside its problem's first line.
+    page.fill("#lab-text", start + "scoring: {chip_received: two}\nplugins: [no-such-plugin, wrap-runs]\n")
     page.locator("#lab-problems li").first.wait_for()
-    assert page.locator("#lab-problems li").first.inner_text().startswith("5: $.scoring.chip_received: ")
+    page.wait_for_function("() => document.querySelectorAll('#lab-problems li').length === 2")
+    problems = page.locator("#lab-problems li").all_inner_texts()
+    assert problems[0].startswith("5: $.scoring.chip_received: ")
+    assert problems[1].startswith("6: $.plugins[0]: ") and "wrap-runs" in problems[1], problems
+    assert not any("builtin" in p or "noop" in p for p in problems), problems
+    looks = page.evaluate("""() => { const m = document.querySelector('#lab-problems li bdi:not(.lab-place)'),
+      place = document.querySelector('#lab-problems .lab-place'), s = getComputedStyle(m);
+      return [getComputedStyle(document.querySelector('#lab-problems')).direction, s.direction, /mono/.test(s.fontFamily),
+              getComputedStyle(m.closest('.lab-line')).textDecorationLine, place.dir, /mono/.test(getComputedStyle(place).fontFamily)]; }""")
+    page_dir = "rtl" if rtl else "ltr"
+    assert looks == [page_dir, page_dir, False, "none", "ltr", True], looks
+    off, wrapped = bullets_off_their_first_line(page)
+    assert off == [], off
+    assert wrapped or width > 700, "no problem wrapped on a phone: the bullets were not measured"
     look(page, f"lab-{lang}-{width}")
-    # A tiny run to the end: its panel (progress, findings in English marked as such, downloads, charts) fits too.
-    page.fill("#lab-text", page.input_value("#lab-text").replace("scoring: {chip_received: two}\n", ""))
+
+    # A tiny run to the end: its panel (progress, findings and captions in English marked as such and laid out left
+    # to right, downloads, charts) fits too.
+    page.fill("#lab-text", start)
     wait_valid(page)
     page.fill("#lab-games", "2")
     page.click("#lab-run-button")
     page.wait_for_function("() => !document.querySelector('#lab-results').hidden", timeout=120_000)
     assert page.get_attribute("#lab-findings", "lang") == "en" and page.locator("#lab-files a").count() >= 3
+    assert page.eval_on_selector_all("#lab-findings li", "(all) => all.map((li) => getComputedStyle(li).direction)") == \
+        ["ltr"] * page.locator("#lab-findings li").count()
     page.wait_for_function("() => [...document.querySelectorAll('#lab-charts img')].every((img) => img.complete && img.naturalWidth > 0)")
+    captions = page.evaluate(CAPTION_EDGES)
+    assert captions and all(c["lang"] == "en" and c["direction"] == "ltr" and set(c["offsets"]) == {0} for c in captions), captions
     look(page, f"lab-{lang}-{width}-run")
     context.close()
 

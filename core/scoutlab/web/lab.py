@@ -35,7 +35,16 @@ from scoutlab.web.failures import refused
 from scoutlab.web.inputs import BadInput, with_hint
 from scoutlab.web.lab_jobs import MAX_GAMES, MAX_JOB_GAMES, MAX_RUNNING, MAX_SECONDS, MAX_SWEEP_VALUES, Busy, Job, Jobs, Refused
 from scoutlab.web.lab_requests import DEFAULT_GAMES, Unfit, ask_of, body_of, checked, job_json, text_of, written
-from scoutlab.web.lab_spec import BUILTIN_END_CONDITIONS, KNOBS, ROUNDS_HIGH, KnobRefused, TooDeep, offered_plugins
+from scoutlab.web.lab_spec import (
+    BUILTIN_END_CONDITIONS,
+    KNOBS,
+    ROUNDS_HIGH,
+    KnobRefused,
+    TooDeep,
+    condition_label,
+    offered_plugins,
+    plugin_label,
+)
 
 #: The caps the page states, as lab_jobs.py enforces them.
 CAPS = {"games": MAX_GAMES, "run": MAX_JOB_GAMES, "minutes": MAX_SECONDS // 60, "running": MAX_RUNNING, "values": MAX_SWEEP_VALUES}
@@ -105,9 +114,21 @@ def lab_page(request: Request) -> HTMLResponse:
     knobs = [{"path": k.path, "kind": k.kind, "label": _(k.label), "low": k.low, "high": k.high} for k in KNOBS]
     return web_context(request).page(
         request, "lab.html", lab_strings=lab_strings(_), variants=variants, knobs=knobs,
-        sweepable=[k for k in knobs if k["kind"] == "int"], conditions=BUILTIN_END_CONDITIONS, plugins=offered_plugins(),
+        sweepable=[k for k in knobs if k["kind"] == "int"], conditions=condition_options(_), plugins=plugin_options(_),
         rounds_high=ROUNDS_HIGH, caps=CAPS, default_games=DEFAULT_GAMES,
     )
+
+
+def condition_options(_: Gettext) -> list[dict[str, Any]]:
+    """The form's end conditions: each by its translated description, its name kept as the YAML's key."""
+    return [{"name": name, "label": condition_label(name, _) or name, "translated": condition_label(name, _) is not None}
+            for name in BUILTIN_END_CONDITIONS]
+
+
+def plugin_options(_: Gettext) -> list[dict[str, Any]]:
+    """The form's plugins: each by its label (a shipped one's translated words, another's English summary) and name."""
+    return [{"name": name, "label": label, "translated": translated}
+            for name in offered_plugins() for label, translated in [plugin_label(name, _)]]
 
 
 async def api_check(request: Request) -> Response:

@@ -111,7 +111,7 @@ def checked(text: str, _: Gettext) -> dict[str, Any]:
         parent_title=variant_title(load_rules(parent).spec.doc, lang), title=variant_title(rules.spec.doc, lang),
         rules=[{"title": s["title"], "sentences": [{"text": x["text"], "items": x["items"]} for x in s["sentences"]]}
                for s in rules_sections(rules, _)],
-        diff=differences(rules, parent),
+        diff=differences(rules, parent, _),
     )
     return answer
 

@@ -12,14 +12,16 @@ text never disagree.
 from __future__ import annotations
 
 import copy
+import re
 import warnings
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 import yaml
 
 from scoutlab.base.errors import Problem, SpecWarning
-from scoutlab.host.manager import available_plugins
+from scoutlab.host.manager import available_plugins, make_manager, plugin_summary
 from scoutlab.rules import Rules
 from scoutlab.spec.diff import diff_specs, show_value
 from scoutlab.spec.source import parse
@@ -34,8 +36,16 @@ from scoutlab.web.new_match import MAX_SPEC_BYTES  # the lab reads what the star
 FILENAME = "variant.yaml"
 #: The engine's own end conditions, always offered by the form.
 BUILTIN_END_CONDITIONS = ("hand_emptied", "everyone_scouted", "opponent_stuck")
-#: Plugins the form offers: installed and switched on, the engine's own rules and the do-nothing example left out.
+#: Plugins the form offers: installed and switched on, the engine's own rules and the do-nothing example left out
+#: (docs/plugins.md: `builtin` is always in force; `noop` only measures the cost of the hooks).
 _NOT_OFFERED = {"builtin", "noop"}
+#: The shipped plugins in a designer's words (another plugin is shown by its own summary, in English).
+PLUGIN_LABELS = {
+    "runs-beat-sets": N_("With equal counts, a run beats a set"),
+    "wrap-runs": N_("Runs may wrap around from the highest number to the lowest"),
+}
+#: The spec layer's hint after an unknown plugin: the installed plugin it may have meant, or the list of them.
+_HINT = re.compile(r"^(unknown plugin .*?)(?:; did you mean '(?P<meant>[^']*)'\?| \(available: [^()]*\))$", re.S)
 
 
 @dataclass(frozen=True)
@@ -102,8 +112,39 @@ def problem_line(problem: Problem, _: Gettext) -> str:
     where = problem.file if problem.file != FILENAME else ""
     if problem.line is not None:
         where = f"{where}:{problem.line}" if where else str(problem.line)
-    return f"{where}: {problem.path}: {translate_message(problem.message, _)}" if where else \
-        f"{problem.path}: {translate_message(problem.message, _)}"
+    message = translate_message(offered_only(problem.message), _)
+    return f"{where}: {problem.path}: {message}" if where else f"{problem.path}: {message}"
+
+
+def offered_only(message: str) -> str:
+    """An unknown plugin's message pointing at the plugins the form offers, never at the engine's own rules or its
+    test plugin; any other message as it is."""
+    found = _HINT.match(message)
+    if found is None or (found["meant"] is not None and found["meant"] not in _NOT_OFFERED):
+        return message
+    return f"{found.group(1)} (available: {', '.join(offered_plugins()) or 'none'})"
+
+
+@cache
+def _condition_descriptions() -> dict[str, str]:
+    """The engine's own end conditions' descriptions (message ids in the catalogs), by name."""
+    found: dict[str, str] = {}
+    for conditions in make_manager([]).hook.scoutlab_end_conditions():
+        found.update({name: condition.description for name, condition in (conditions or {}).items()})
+    return found
+
+
+def condition_label(name: str, _: Gettext) -> str | None:
+    """An end condition in the page's language ("a player's hand became empty through a show"); None if not the engine's."""
+    description = _condition_descriptions().get(name)
+    return _(description) if description else None
+
+
+def plugin_label(name: str, _: Gettext) -> tuple[str, bool]:
+    """(a plugin's label, whether it is in the page's language): a shipped plugin's words, else its own English summary."""
+    if name in PLUGIN_LABELS:
+        return _(PLUGIN_LABELS[name]), True
+    return plugin_summary(None, name) or name, False
 
 
 def load(text: str) -> tuple[Rules | None, list[Problem], list[Problem]]:
@@ -218,10 +259,38 @@ def parent_of(rules: Rules, text: str) -> str:
     return parent if isinstance(parent, str) and parent in shipped_names() else "official"
 
 
-def differences(rules: Rules, parent: str) -> list[dict[str, str]]:
-    """[{path, parent, value}] of every rule the variant plays differently from `parent`, values as the spec writes them."""
-    return [{"path": d.path, "parent": _shown(d.a), "value": _shown(d.b)}
-            for d in diff_specs(load_spec(parent), rules.spec)]
+def differences(rules: Rules, parent: str, _: Gettext) -> list[dict[str, Any]]:
+    """[{path, rule, parent, value, worded}] of every rule the variant plays differently from `parent`: a form field's
+    label and values in the page's words (`worded`), any other rule by its path and values as the spec writes them."""
+    rows = []
+    for d in diff_specs(load_spec(parent), rules.spec):
+        found = knob(d.path.removeprefix("$."))
+        if found is None:
+            rows.append({"path": d.path, "rule": "", "parent": _shown(d.a), "value": _shown(d.b), "worded": False})
+        else:
+            rows.append({"path": d.path, "rule": _(found.label), "parent": worded(found, d.a, _),
+                         "value": worded(found, d.b, _), "worded": True})
+    return rows
+
+
+def worded(found: Knob, value: Any, _: Gettext) -> str:
+    """A form field's value as the form says it: yes or no, one per player, end conditions or plugins by their labels, one a line."""
+    if value is None:
+        return "—"
+    if found.kind == "bool" and isinstance(value, bool):
+        return _("yes") if value else _("no")
+    if found.kind == "rounds" and value == "per_player":
+        return _("one per player")
+    if found.kind in ("conditions", "plugins") and isinstance(value, list):
+        names = [item if isinstance(item, str) else item.get("name") if isinstance(item, dict) else None for item in value]
+        if not names:
+            return "—"
+        if found.kind == "conditions":
+            return "\n".join(condition_label(n, _) or show_value(n) if isinstance(n, str) else show_value(n) for n in names)
+        return "\n".join(_(PLUGIN_LABELS[n]) if n in PLUGIN_LABELS else show_value(n) for n in names)
+    if found.kind == "counts" and isinstance(value, list):
+        return ", ".join(map(show_value, value))
+    return show_value(value)
 
 
 def _shown(value: Any) -> str:

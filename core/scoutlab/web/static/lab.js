@@ -71,16 +71,20 @@
     }
   }
 
-  // `LINE: $.path: message`: the place as written (left to right), the message in the page's own direction.
+  // `LINE: $.path: message`: the place as written (left to right, in the YAML's type), the message in the page's own
+  // direction and type.
   function problemText(line) {
     const parts = /^(.*?\$\S*?): (.*)$/.exec(line);
     if (!parts) return document.createTextNode(line);
-    const where = document.createElement("span"), message = document.createElement("bdi");
-    where.textContent = parts[1] + ": ";
+    const where = document.createElement("bdi"), message = document.createElement("bdi");
+    where.className = "lab-place";
+    where.dir = "ltr";
+    where.lang = "en";
+    where.textContent = parts[1] + ":";
     message.textContent = parts[2];
-    message.dir = document.documentElement.dir;
+    message.dir = document.documentElement.dir || "ltr";
     const both = document.createDocumentFragment();
-    both.append(where, message);
+    both.append(where, " ", message);
     return both;
   }
 
@@ -146,18 +150,39 @@
     const body = $("lab-diff").querySelector("tbody");
     body.textContent = "";
     for (const row of data.diff) {
-      const tr = document.createElement("tr");
-      for (const value of [row.path, row.parent, row.value]) {
+      const tr = document.createElement("tr"), rule = document.createElement("td");
+      if (row.rule) rule.append(row.rule, document.createElement("br"));
+      rule.append(yamlKey(row.path, row.rule ? "lab-key" : ""));  // the key, to find it in the YAML
+      tr.append(rule);
+      for (const value of [row.parent, row.value]) {
         const td = document.createElement("td");
-        const code = document.createElement("code");
-        code.textContent = value;
-        td.append(code);
+        if (!row.worded) td.append(yamlKey(value, ""));
+        else if (/^[-+0-9., ]+$/.test(value)) { const n = document.createElement("bdi"); n.dir = "ltr"; n.textContent = value; td.append(n); }
+        else if (value.includes("\n")) td.append(listOf(value.split("\n")));  // end conditions or plugins, one an item
+        else td.textContent = value;
         tr.append(td);
       }
       body.append(tr);
     }
     $("lab-diff").hidden = !data.diff.length;
     $("lab-diff-none").hidden = !!data.diff.length;
+  }
+
+  function listOf(items) {
+    const list = document.createElement("ul");
+    list.className = "lab-values";
+    for (const item of items) { const li = document.createElement("li"); li.textContent = item; list.append(li); }
+    return list;
+  }
+
+  // Text as the YAML writes it: English, left to right, in the YAML's type.
+  function yamlKey(value, className) {
+    const code = document.createElement("code");
+    code.textContent = value;
+    code.lang = "en";
+    code.dir = "ltr";
+    if (className) code.className = className;
+    return code;
   }
 
   function showRules(sections) {
@@ -258,8 +283,13 @@
   function showResults(job) {
     const findings = $("lab-findings"), files = $("lab-files"), charts = $("lab-charts");
     findings.textContent = files.textContent = charts.textContent = "";
-    for (const line of job.findings.length ? job.findings : [words.no_findings]) {
+    for (const line of job.findings) {
       const li = document.createElement("li"); li.textContent = line; findings.append(li);
+    }
+    if (!job.findings.length) {  // the page's own words, in a list marked English
+      const li = document.createElement("li");
+      li.lang = document.documentElement.lang; li.dir = document.documentElement.dir || "ltr"; li.textContent = words.no_findings;
+      findings.append(li);
     }
     for (const file of job.files) {
       const li = document.createElement("li"), a = document.createElement("a");
@@ -271,7 +301,8 @@
       img.src = chart.url; img.alt = chart.title;
       const title = document.createElement("strong");
       title.textContent = chart.title;
-      const note = document.createElement("span");
+      const note = document.createElement("span");  // a block: its own direction sets its alignment
+      note.className = "lab-caption";
       note.lang = "en"; note.dir = "ltr"; note.textContent = chart.caption;
       caption.append(title, " ", note);
       const full = document.createElement("a");  // on a phone the chart's words are tiny: a tap opens it full size
