@@ -5,7 +5,7 @@ the width and Start in view; a match started with it names each opponent's bot i
 from __future__ import annotations
 
 import pytest
-from driver import screenshot
+from driver import SCREENSHOTS, screenshot, state
 from seen import measure
 
 from scoutlab.bots.levels import LEVELS, level_bot
@@ -99,3 +99,69 @@ def test_start_is_in_view_without_scrolling_and_no_bot_spec_is_read(server, brow
     page.click(".level-details summary")  # the curious open the details: each level's bot is there
     assert all(level.bot in page.inner_text(".level-details") for level in LEVELS)
     page.close()
+
+
+# Runs in the page: the practice box's summary, label and seed field each on one line, the label and the field
+# side by side, all inside the window (the page no wider than it), the field not under the sticky Start bar.
+PRACTICE_FITS = """() => {
+  const problems = [], vw = innerWidth;
+  const lines = (e) => { const range = document.createRange(); range.selectNodeContents(e);
+    return new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size; };
+  const summary = document.querySelector('.practice-deal > summary'), label = document.querySelector('label[for=seed]');
+  const seed = document.querySelector('#seed');
+  for (const [name, e] of [['the summary', summary], ['the label', label]])
+    if (lines(e) !== 1) problems.push(`${name} "${e.textContent.trim()}" is on ${lines(e)} lines`);
+  const l = label.getBoundingClientRect(), s = seed.getBoundingClientRect();
+  if (Math.abs((l.top + l.bottom) / 2 - (s.top + s.bottom) / 2) > 4) problems.push('the seed field wrapped below its label');
+  if (s.width < 96) problems.push(`the seed field is ${Math.round(s.width)}px wide`);
+  const hit = document.elementFromPoint((s.left + s.right) / 2, (s.top + s.bottom) / 2);
+  if (hit !== seed) problems.push(`the seed field is covered by ${hit && (hit.className || hit.tagName)}`);
+  for (const [name, r] of [['the summary', summary.getBoundingClientRect()], ['the label', l], ['the seed field', s]])
+    if (r.left < -1 || r.right > vw + 1) problems.push(`${name} reaches out of the window: ${Math.round(r.left)} to ${Math.round(r.right)}`);
+  if (document.documentElement.scrollWidth > vw) problems.push(`page is ${document.documentElement.scrollWidth}px wide`);
+  return problems;
+}"""
+
+
+@pytest.mark.parametrize("width, height", [(390, 844), (360, 640), (1280, 800)])
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_practice_deal_is_folded_translated_and_fits_on_one_line(server, browser, lang, width, height):
+    _ = gettext_for(lang)
+    phone = width < 700
+    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=phone, is_mobile=phone)
+    page = context.new_page()
+    page.goto(f"{server}/?lang={lang}")
+    assert not page.locator("#seed").is_visible()  # folded: most matches are dealt in secret
+    page.click(".practice-deal > summary")
+    assert page.inner_text(".practice-deal > summary").strip() == _("Practice deal")
+    assert page.inner_text("label[for=seed]").strip() == _("Seed")
+    assert page.get_attribute("#seed", "dir") == "ltr"
+    page.locator("#seed").scroll_into_view_if_needed()
+    screenshot(page, f"start-practice-{lang}-{width}")
+    page.screenshot(path=str(SCREENSHOTS / f"start-practice-{lang}-{width}-window.png"))  # as the window shows it
+    assert page.evaluate(PRACTICE_FITS) == []
+    context.close()
+
+
+def test_a_practice_match_started_from_the_page_deals_the_same_cards_again(server, browser):
+    context = browser.new_context(viewport={"width": 360, "height": 640}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+
+    def start(seed: str) -> dict:
+        page.goto(f"{server}/?lang=fa")
+        page.check("input[name=variant][value=official]")
+        page.select_option("#players", "3")
+        if seed:
+            page.click(".practice-deal > summary")
+            page.fill("#seed", seed)
+        page.click("form.new-match button[type=submit]")
+        page.wait_for_url("**/m/*")
+        page.wait_for_selector("#hand .card")
+        return state(page, page.url.rsplit("/", 1)[1])
+
+    first, again, other, secret = start("4242"), start("4242"), start("4243"), start("")
+    assert first["practice"] and again["practice"] and other["practice"]
+    assert first["hand"] == again["hand"] and first["hand"] != other["hand"]
+    assert not secret["practice"] and page.locator("#practice").count() == 0  # an empty seed: a secret deal
+    context.close()

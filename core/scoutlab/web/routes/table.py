@@ -89,7 +89,7 @@ async def new_match(request: Request):
         raw = await upload.read(MAX_SPEC_BYTES + 1)
         text, filename = raw.decode("utf-8", errors="replace"), excerpt(upload.filename, 60)[1:-1]
     form = {"variant": variant, "players": 0, "spec_text": spec_text[:MAX_SPEC_BYTES], "opponents": opponents,
-            "level": level}
+            "level": level, "seed": field(form_data, "seed")[:60]}  # a refused seed is shown again, to be corrected
 
     def start() -> Match:
         players = whole_number(field(form_data, "players", "0") or "0", 0, MAX_PLAYERS, players_message(_))

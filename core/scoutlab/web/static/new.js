@@ -1,4 +1,5 @@
-// New-match form: offer only the player counts the chosen variant allows, and one opponent per other seat.
+// New-match form: offer only the player counts the chosen variant allows, and one opponent per other seat;
+// a seed typed in the practice box makes it a practice match.
 "use strict";
 (function () {
   const form = document.querySelector("form.new-match");
@@ -27,7 +28,17 @@
     }
   }
 
+  // A seed typed in the practice box asks for a practice match; an empty box, a secret deal.
+  const seed = form.querySelector("#seed"), practice = form.querySelector("#practice-on");
+  function markPractice() { practice.disabled = !seed.value.trim(); }
+
   form.addEventListener("change", update);
   if (spec) spec.addEventListener("input", update);
+  seed.addEventListener("input", markPractice);
+  // Opened at the foot of the form, its field would sit under the sticky Start bar: brought into view.
+  const box = form.querySelector(".practice-deal");
+  box.addEventListener("toggle", () => { if (box.open) box.scrollIntoView({block: "nearest"}); });
+  form.addEventListener("submit", markPractice);
   update();
+  markPractice();
 })();
