@@ -188,6 +188,14 @@ def test_bots_move_one_at_a_time_when_asked(client):
     assert len(after["log"]) == before + 1
 
 
+def test_the_move_log_says_which_moves_are_yours(client):
+    token, _ = new_match(client, "official", 3, seed=6)
+    client.post(f"/api/m/{token}/act", json={"action": "keep"})
+    client.post(f"/api/m/{token}/advance")
+    log = client.get(f"/api/m/{token}").json()["log"]
+    assert log[0] == "Player 1 (you) keeps the hand as dealt." and log[1].startswith("Player 2 ") and "(you)" not in log[1]
+
+
 def test_the_page_gets_only_the_log_lines_it_lacks(client):
     token, _ = new_match(client, "official", 3, seed=6)
     client.post(f"/api/m/{token}/act", json={"action": "keep"})
@@ -226,7 +234,7 @@ def test_the_round_end_says_why_in_the_seeds_words(client):
         final = play_to_end(client, token, seed)
         reasons.update((end["reason"], end["text"]) for end in final["round_ends"])
     said = {text for reason, text in reasons if reason == "everyone_scouted"}
-    assert said and all(re.fullmatch(r"Nobody beat the show of Player \d: everyone else scouted instead\.", text) for text in said)
+    assert said and all(re.fullmatch(r"Nobody beat the show of Player \d( \(you\))?: everyone else scouted instead\.", text) for text in said)
 
 
 def test_every_end_reason_has_its_own_words(client):

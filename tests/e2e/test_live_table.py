@@ -30,7 +30,7 @@ def test_a_second_tab_follows_the_first(server, browser):
     first.click("#keep")
     # The second tab is told by the server: its flip choice goes, the move appears in its log.
     second.wait_for_selector("#keep", state="hidden", timeout=10_000)
-    second.wait_for_function("() => document.querySelector('#log').textContent.includes('Player 1 keeps')")
+    second.wait_for_function("() => document.querySelector('#log').textContent.includes('Player 1 (you) keeps')")
     assert second.locator("#status").inner_text() != "Your turn." or state(second, token)["your_turn"]
     context.close()
 

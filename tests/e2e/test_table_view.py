@@ -206,3 +206,131 @@ def test_the_header_is_one_line_on_every_page(server, browser, lang, size):
         assert page.evaluate("document.documentElement.lang") == lang  # the language chosen is kept
         assert header_problems(page) == [], f"{path} {lang} {width}"
     context.close()
+
+
+# Runs in the page: the number of lines a text takes in the message line, with the tone given.
+MESSAGE_LINES = """([text, tone]) => {
+  const m = document.querySelector('#message');
+  m.textContent = text;
+  m.className = 'message ' + tone;
+  const range = document.createRange();
+  range.selectNodeContents(m);
+  return new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size;
+}"""
+
+# Runs in the page: whether the move log shows its newest line, and where it is scrolled.
+LOG_END = """() => {
+  const log = document.querySelector('#log');
+  const box = log.getBoundingClientRect(), last = log.lastElementChild.getBoundingClientRect();
+  return {newest: last.top >= box.top - 1 && last.bottom <= box.bottom + 1, top: log.scrollTop,
+          overflows: log.scrollHeight > log.clientHeight + 20, shown: log.clientHeight > 0};
+}"""
+
+
+def easy_match(page, server: str) -> str:
+    """Three players, the easy level, seed 11: round 1 ends on a scout that leaves Player 3 exempt, Player 2 to start round 2."""
+    answer = page.request.post(f"{server}/api/new", data={"variant": "official", "players": 3, "level": "easy", "seed": 11, "practice": True})
+    assert answer.ok, answer.text()
+    return answer.json()["token"]
+
+
+def show_moves(page, phone: bool) -> None:
+    if phone:
+        page.click(".tabs button[data-view=log]")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_table_says_what_is_true_in_words_a_player_reads(server, browser, lang, size):
+    """A picked card gets a calm one-line guide, not a refusal; the badges are words of the language; a bot does not
+    'think' behind the round's end screen; the move log shows its newest move (and stays put once scrolled up) and says
+    which moves are yours; the score sheet's numbered columns are players, the final table's are rounds."""
+    width, height = size
+    phone = width < 700
+    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=phone, is_mobile=phone)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    tag = f"words-{lang}-{width}"
+    page.goto(f"{server}/?lang={lang}")
+    token = easy_match(page, server)
+    page.evaluate("localStorage.setItem('scoutlab-pace', 'instant')")
+    s = drive(page, token, "s.your_turn && s.phase === 'play' && s.active.length")
+    page.goto(f"{server}/m/{token}")
+    page.wait_for_selector("#show:not([hidden])")
+    S = page.evaluate("JSON.parse(document.querySelector('#strings').textContent)")
+
+    # A card picked: a one-line guide in the calm tone (the reviewer saw a bold red refusal of 4-6 lines).
+    page.click("#hand button.card[data-index='0']", position={"x": 5, "y": 20})
+    page.wait_for_function("() => document.querySelector('#message').textContent")
+    screenshot(page, f"{tag}-1-picked")
+    tone = page.get_attribute("#message", "class")
+    assert "is-refused" not in tone, (page.inner_text("#message"), tone)
+    for key in ["side_by_side", "grow", "no_show", "not_yet", "legal"]:
+        assert page.evaluate(MESSAGE_LINES, [S[key], "is-guide"]) == 1, f"{lang} {width}: {S[key]!r} takes more than a line"
+    page.keyboard.press("Escape")
+    # The Scout & Show chip and the score in words of the language, on screen (a title is never seen on a touch screen).
+    badge = page.locator("#me .fact.sns [aria-hidden]").inner_text()
+    score = page.locator("#me .fact.score [aria-hidden]").inner_text()
+    assert badge == S["sns_badge"] and "Σ" not in score and S["score_badge"].replace("{count}", "").strip() in score, (badge, score)
+    if lang != "en":
+        assert S["sns_badge"] != "S&S" and not any("a" <= c.lower() <= "z" for c in badge + score), (badge, score)
+
+    # The round's end on screen: nothing moves until Continue, and the status says so.
+    s = drive(page, token, "s.round_ends.length >= 1")
+    assert s["bot_to_act"] and s["round_ends"][0]["lines"][2]["exempt"], "the match no longer reaches this moment"
+    page.wait_for_selector("#round-end[open]", timeout=20_000)
+    page.wait_for_timeout(1500)
+    screenshot(page, f"{tag}-2-round-end")
+    assert page.inner_text("#status") == S["paused"]
+    assert page.evaluate("async (t) => (await (await fetch('/api/m/' + t)).json()).ply", token) == s["ply"]
+    # The exempt player's cards in hand say that they do not count (the reviewer saw a bare "9 (0)").
+    cell = page.locator("#round-end-lines tr").nth(2).locator("td").nth(3).inner_text()
+    in_hand = s["round_ends"][0]["lines"][2]["in_hand"]
+    assert cell == S["in_hand_exempt"].replace("{count}", str(in_hand)), cell
+    page.click("#continue")
+
+    # The move log: the newest move in view when shown, your own moves marked as yours (a longer match: five players).
+    token = new_match(page, server, 5, seed=11)
+    s = drive(page, token, "s.log_size >= 30 && !s.over && s.phase === 'play'")
+    page.goto(f"{server}/m/{token}")
+    following(page, s["log_size"])
+    while page.locator("#round-end[open]").count():
+        page.click("#continue")
+        page.wait_for_timeout(200)
+    show_moves(page, phone)
+    page.wait_for_timeout(300)
+    seen = page.evaluate(LOG_END)
+    screenshot(page, f"{tag}-3-moves")
+    assert seen["shown"] and seen["overflows"] and seen["newest"], seen
+    you = S["player_you"].replace("{player}", s["seats"][s["seat"]]["name"])
+    assert you in page.locator("#log li").first.inner_text()
+    # Scrolled up to read: a new move does not pull the log down.
+    page.evaluate("document.querySelector('#log').scrollTop = 0")
+    page.wait_for_timeout(200)
+    drive(page, token, f"s.log_size > {s['log_size']}")
+    following(page, s["log_size"] + 1)
+    assert page.evaluate(LOG_END)["top"] == 0
+    while page.locator("#round-end[open]").count():  # that move may have ended a round
+        page.click("#continue")
+        page.wait_for_timeout(200)
+    if phone:
+        page.click(".tabs button[data-view=sheet]")
+    # The score sheet's numbered columns are headed as players.
+    assert page.locator("#sheet thead tr.group th").inner_text().strip() == S["players"]
+    if phone:
+        page.click(".tabs button[data-view=table]")
+
+    # The final table's numbered columns are headed as rounds.
+    s = drive(page, token, "s.over")
+    page.wait_for_selector("#round-end[open]", timeout=20_000)
+    for _ in range(len(s["round_ends"])):
+        if not page.locator("#round-end[open]").count():
+            break
+        page.click("#continue")
+        page.wait_for_timeout(200)
+    page.wait_for_selector("#final:not([hidden])")
+    assert page.locator("#breakdown thead tr.group th").inner_text().strip() == S["rounds"]
+    check(page, f"{tag}-4-final")
+    assert not errors, errors
+    context.close()

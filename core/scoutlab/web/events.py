@@ -11,14 +11,12 @@ from typing import Any
 
 from scoutlab.text.i18n import Gettext, ngettext
 from scoutlab.web.matches import LogEntry, Match
-from scoutlab.web.present import card_json, cards_text, match_json, seat_name
+from scoutlab.web.present import card_json, cards_text, match_json, seat_label, seat_name
 
 
 def caption(match: Match, entry: LogEntry, _: Gettext) -> str:
     """One line for one move, e.g. "Player 2 scouts 7/3 from the right end and puts it at position 3."."""
-    player = seat_name(match, entry.seat, _) if entry.seat >= 0 else ""
-    if entry.seat == match.seat:
-        player = _("{player} (you)", player=player)
+    player = seat_label(match, entry.seat, _) if entry.seat >= 0 else ""
     if entry.kind == "round_end":
         return _("Round {number} is over", number=entry.round + 1)
     if entry.kind == "keep":

@@ -32,17 +32,23 @@ def seat_name(match: Match, seat: int, _: Gettext) -> str:
     return _("Player {number}", number=seat + 1)
 
 
-def seat_names(match: Match, _: Gettext) -> list[str]:
-    """Every seat's name, in seat order."""
-    return [seat_name(match, seat, _) for seat in range(match.state.players)]
+def seat_label(match: Match, seat: int, _: Gettext) -> str:
+    """A seat's name in a sentence the browser's player reads: "Player 1 (you)" for their own seat, as the caption says."""
+    name = seat_name(match, seat, _)
+    return _("{player} (you)", player=name) if seat == match.seat else name
+
+
+def seat_labels(match: Match, _: Gettext) -> list[str]:
+    """Every seat's label (seat_label), in seat order."""
+    return [seat_label(match, seat, _) for seat in range(match.state.players)]
 
 
 def log_text(match: Match, entry: LogEntry, _: Gettext) -> str:
-    """One line of the move log."""
-    player = seat_name(match, entry.seat, _) if entry.seat >= 0 else ""
+    """One line of the move log; the player's own moves say "(you)"."""
+    player = seat_label(match, entry.seat, _) if entry.seat >= 0 else ""
     if entry.kind == "round_end":
         end = match.state.round_ends[entry.round]
-        return _("Round {number} ends: {reason}", number=entry.round + 1, reason=end_reason(end, match.rules, _, seat_names(match, _)))
+        return _("Round {number} ends: {reason}", number=entry.round + 1, reason=end_reason(end, match.rules, _, seat_labels(match, _)))
     if entry.kind == "keep":
         return _("{player} keeps the hand as dealt.", player=player)
     if entry.kind == "flip":
@@ -72,12 +78,12 @@ def log_lines(match: Match, _: Gettext) -> list[str]:
 def round_end_json(match: Match, end: RoundEnd, _: Gettext) -> dict[str, Any]:
     exempt = None
     if end.exempt is not None:
-        exempt = _("{player} owned the last show and loses nothing for the cards in hand.", player=seat_name(match, end.exempt, _))
+        exempt = _("{player} owned the last show and loses nothing for the cards in hand.", player=seat_label(match, end.exempt, _))
     return {
         "round": end.round + 1,
         "reason": end.reason,
         "title": _("Round {number} is over", number=end.round + 1),
-        "text": end_reason(end, match.rules, _, seat_names(match, _)),
+        "text": end_reason(end, match.rules, _, seat_labels(match, _)),
         "exempt": exempt,
         "lines": [
             {

@@ -23,6 +23,11 @@ def page_strings(_: Gettext) -> dict[str, str]:
         "pick_adjacent": _("Pick cards that sit next to each other in your hand."),
         "pick_some": _("Select one card, or adjacent cards, to show."),
         "legal": _("This show is allowed."),
+        # One line each, while cards are being picked: what the picked cards can become (a refusal waits for the Show button).
+        "side_by_side": _("Pick cards side by side."),
+        "grow": _("Add an adjacent card to make a show."),
+        "no_show": _("No show you can play uses these cards."),
+        "not_yet": _("Not yet a show you can play."),
         "card": _("{top}, with {bottom} on the other end"),
         "owner": _("owner of the active set"),
         "to_act": _("to act"),
@@ -37,6 +42,16 @@ def page_strings(_: Gettext) -> dict[str, str]:
         "score": _("Score: {count}"),
         "sns_yes": _("Scout & Show chip: still to use"),
         "sns_no": _("Scout & Show chip: used"),
+        # TRANSLATORS: the Scout & Show chip's badge beside each player (crossed out once used): a few letters a reader
+        # of the language takes for "Scout & Show" at a glance, at most about 12 characters.
+        "sns_badge": _("S&S"),
+        # TRANSLATORS: a player's score beside their name, as short as the language allows ("12 pts").
+        "score_badge": _("{count} pts"),
+        # Cards in hand at a round's end that cost the player nothing (they owned the last show).
+        "in_hand_exempt": _("{count}, not counted"),
+        "players": _("Players"),
+        "rounds": _("Rounds"),
+        "paused": _("Paused until you press Continue."),
         "round_col": _("Round {number}"),
         "total": _("Total"),
         "player_you": _("{player} (you)"),

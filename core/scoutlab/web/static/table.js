@@ -175,20 +175,30 @@
   let asked = 0; // the latest explanation asked for; older answers are dropped
 
   async function explain(action) {
+    // Whether a Scout & Show's show is allowed: only the server knows the hand with the scouted card in it.
     const mine = ++asked;
     const answer = await call("GET", "/explain?action=" + encodeURIComponent(action));
-    if (mine === asked && answer.ok) say(answer.data.legal ? S.legal : answer.data.reason, answer.data.legal ? "is-ok" : "is-refused");
+    if (mine === asked && answer.ok) say(answer.data.legal ? S.legal : S.not_yet, answer.data.legal ? "is-ok" : "is-guide");
+  }
+
+  function guideSelection() {
+    // Cards being picked are not a move yet: one calm line on what they can become. The rule a show breaks is
+    // said when it is tried (onShow: the server's refusal).
+    const run = span();
+    asked++;
+    if (!selected.size) return say("");
+    if (!run) return say(S.side_by_side, "is-guide");
+    if (scout) return explain(scoutText() + " " + showText(run));
+    const shows = state.legal.shows;
+    if (shows.some((s) => s[0] === run[0] && s[1] === run[1])) return say(S.legal, "is-ok");
+    const grows = shows.some((s) => s[0] <= run[0] && run[0] + run[1] <= s[0] + s[1]);
+    say(grows ? S.grow : S.no_show, "is-guide");
   }
 
   function onSelect(index) {
     if (selected.has(index)) selected.delete(index);
     else selected.add(index);
-    const run = span();
-    asked++;
-    if (!selected.size) say("");
-    else if (!run) say(S.pick_adjacent);
-    else if (!scout && state.legal.shows.some((s) => s[0] === run[0] && s[1] === run[1])) say(S.legal, "is-ok");
-    else explain(scout ? scoutText() + " " + showText(run) : showText(run)); // the server says which rule it breaks
+    guideSelection();
     draw();
   }
 
@@ -305,6 +315,7 @@
 
   function fitAll() {
     fitCaption();
+    followLog();
     for (const row of game.querySelectorAll(".row")) fitRow(row);
     drawGaps();
     // While a card is placed your side grows (the scout's buttons, a longer message): the active set stays in view.
@@ -315,7 +326,6 @@
     if (!state) return; // a control used while the page still waits for the match (the pace, on a slow line)
     const focusKey = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
     $("round").textContent = state.round_text;
-    $("status").textContent = state.status;
     $("skip").hidden = !state.bot_to_act || skipping || pace === "instant";
     drawOpponents();
     drawActive();
@@ -327,10 +337,17 @@
     drawFinal();
     fitAll(); // the caption too
     drawRoundEnd();
+    drawStatus();
     if (focusKey) {
       const again = game.querySelector('[data-key="' + focusKey + '"]');
       if (again && !again.disabled) again.focus();
     }
+  }
+
+  function drawStatus() {
+    // While a round's end is on screen no bot moves (schedule waits for Continue): the status says so, not "thinking".
+    const paused = $("round-end").open && state.bot_to_act;
+    $("status").textContent = paused ? S.paused : state.status;
   }
 
   function facts(seat) {
@@ -347,7 +364,7 @@
     if (state.has_scout_show) {
       const text = seat.scout_show ? S.sns_yes : S.sns_no;
       parts.push(el("span", { class: "fact sns" + (seat.scout_show ? "" : " used"), title: text }, [
-        el("span", { "aria-hidden": "true", text: "S&S" }), el("span", { class: "visually-hidden", text }),
+        el("span", { "aria-hidden": "true", text: S.sns_badge }), el("span", { class: "visually-hidden", text }),
       ]));
     }
     parts.push(el("span", { class: "fact pile", "data-pile": seat.seat, title: fill(S.captured, { count: seat.captured }) }, [
@@ -356,7 +373,7 @@
       el("span", { class: "visually-hidden", text: fill(S.captured, { count: seat.captured }) }),
     ]));
     parts.push(el("span", { class: "fact score", title: fill(S.score, { count: seat.total }) }, [
-      el("span", { "aria-hidden": "true", text: "Σ\u2009" + isolate(String(seat.total)) }),
+      el("span", { "aria-hidden": "true", text: fill(S.score_badge, { count: isolate(String(seat.total)) }) }),
       el("span", { class: "visually-hidden", text: fill(S.score, { count: isolate(String(seat.total)) }) }),
     ]));
     return parts;
@@ -631,8 +648,27 @@
     if (state.log_from > log.children.length) return load(); // a gap: fetch what is missing
     while (log.children.length > state.log_from) log.lastChild.remove(); // lines the server sent again
     for (const line of state.log) log.append(el("li", { text: line }));
-    log.scrollTop = log.scrollHeight;
   }
+
+  // The move log shows the newest move whenever it is on screen, unless the player scrolled up to read: then it
+  // stays put until they scroll back down. Scrolled once everything is drawn (the score sheet above it takes its
+  // room first), and again when the log's box changes (a phone's Moves tab opened, the sheet grown).
+  let logFollows = true;
+  let logScrolledTo = null; // where followLog last put it: that scroll is not the player's
+
+  function followLog() {
+    const log = $("log");
+    if (!logFollows || !log.clientHeight) return; // hidden (a phone's other tab): done when it shows
+    log.scrollTop = log.scrollHeight;
+    logScrolledTo = log.scrollTop;
+  }
+
+  $("log").addEventListener("scroll", () => {
+    const log = $("log");
+    if (!log.clientHeight || log.scrollTop === logScrolledTo) return;
+    logFollows = log.scrollTop + log.clientHeight >= log.scrollHeight - 8;
+  });
+  new ResizeObserver(followLog).observe($("log"));
 
   function sign(n) {
     return isolate((n > 0 ? "+" : "") + n);
@@ -665,9 +701,19 @@
         ...state.seats.map((seat) => el("td", { class: seat.seat === me ? "me" : "", text: "…" })),
       ]));
     }
+    labelColumns($("sheet-head"), S.players, state.seats.length, false);
     $("sheet-body").replaceChildren(...rows);
     $("sheet-total").replaceChildren(el("th", { scope: "row", text: S.total }),
       ...state.seats.map((seat) => el("td", { class: seat.seat === me ? "me" : "", text: isolate(String(seat.total)) })));
+  }
+
+  function labelColumns(head, label, span, total) {
+    // A heading over a table's numbered columns, so a bare number reads as what it counts: the players on the score
+    // sheet, the rounds in the final standings.
+    const row = el("tr", { class: "group" }, [el("td"), el("th", { scope: "colgroup", colspan: span, text: label }), total ? el("td") : ""]);
+    const old = head.parentNode.querySelector("tr.group");
+    if (old) old.replaceWith(row);
+    else head.before(row);
   }
 
   function drawRoundEnd() {
@@ -687,7 +733,7 @@
       el("td", { text: line.captured }),
       el("td", { text: line.chips_received }),
       el("td", { text: line.chips_held }),
-      el("td", { text: line.in_hand + (line.exempt ? " (0)" : "") }),
+      el("td", { text: line.exempt ? fill(S.in_hand_exempt, { count: line.in_hand }) : String(line.in_hand) }),
       el("td", { class: "score", text: sign(line.score) }),
     ])));
     dialog.dataset.round = String(seenEnds + 1);
@@ -721,6 +767,7 @@
       el("span", { "aria-hidden": "true", text: String(end.round) }),
       el("span", { class: "visually-hidden", text: fill(S.round_col, { number: end.round }) }),
     ])), el("th", { scope: "col", class: "total", text: S.total }));
+    labelColumns(head, S.rounds, state.round_ends.length, true);
     $("breakdown-body").replaceChildren(...state.standings.map((row) => el("tr", { class: row.seat === me ? "me" : "" }, [
       el("th", { scope: "row", text: name(row.seat) }),
       ...state.round_ends.map((end) => {
