@@ -129,19 +129,22 @@ def test_plugins_names_a_name_no_plugin_has_and_reads_names_one_a_line(clean_env
     assert " allowed " in next(line for line in out.splitlines() if line.startswith("runs-beat-sets"))
 
 
+class _Unloadable:
+    """An installed entry point whose module cannot be imported."""
+
+    name, dist, value = "unloadable", None, "nowhere:thing"
+
+    def load(self):
+        raise ImportError("No module named 'nowhere'")
+
+
 def test_plugins_reports_a_plugin_that_fails_to_load_and_exits_1(clean_env, capsys):
     class Broken:
         def make_plugin(self, config):
             raise RuntimeError("cannot work today")
 
-    class Unloadable:
-        name, dist, value = "unloadable", None, "nowhere:thing"
-
-        def load(self):
-            raise ImportError("No module named 'nowhere'")
-
     real = plugin_host.installed_plugins
-    clean_env.setattr(plugin_host, "installed_plugins", lambda: {**real(), "unloadable": Unloadable()})
+    clean_env.setattr(plugin_host, "installed_plugins", lambda: {**real(), "unloadable": _Unloadable()})
     with installed_plugin("local-one", Broken()):
         code, rows = listing(capsys)
     assert code == 1
@@ -400,14 +403,8 @@ def test_plugins_reports_a_bots_hook_that_fails_and_exits_1(clean_env, capsys, p
 def test_a_plugin_that_fails_to_load_is_named_where_a_bot_is_unknown(clean_env):
     from scoutlab.bots import BotError, make_bot
 
-    class Unloadable:
-        name, dist, value = "unloadable", None, "nowhere:thing"
-
-        def load(self):
-            raise ImportError("No module named 'nowhere'")
-
     real = plugin_host.installed_plugins
-    clean_env.setattr(plugin_host, "installed_plugins", lambda: {**real(), "unloadable": Unloadable()})
+    clean_env.setattr(plugin_host, "installed_plugins", lambda: {**real(), "unloadable": _Unloadable()})
     rules = rules_with("official")
     assert make_bot("random", rules, 1).name == "random"
     with pytest.raises(BotError, match=re.escape(
