@@ -60,7 +60,7 @@ MEASURE = """() => {
   if (!dialog && document.querySelector('#game')) {
     const game = document.querySelector('#game');
     if (game.dataset.view === 'table') {
-      const cards = [...document.querySelectorAll('#hand .card')];
+      const cards = [...document.querySelectorAll('#hand .card')].filter(visible);  // none when the hand gives way (a phone's final standings)
       const tops = new Set(cards.map((c) => Math.round(c.getBoundingClientRect().bottom)));
       const scouted = cards.some((c) => c.classList.contains('scouted') || c.classList.contains('selected'));
       if (cards.length && tops.size > (scouted ? 3 : 1)) problems.push(`the hand is on ${tops.size} rows`);

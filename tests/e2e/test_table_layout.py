@@ -6,7 +6,8 @@
 - the last move's caption is never covered by a card flying to the table;
 - your turn shows in the tab's title, and an optional beep (off by default) says it too;
 - the keyboard plays: arrows, Space, Enter, S, F and Escape; the hand is one Tab stop;
-- every control of the table is at least 44 px each way on a phone.
+- every control of the table is at least 44 px each way on a phone;
+- the last round's end and the final standings whole on one screen at 1280x800, 390x844 and 360x640.
 
 The 15-card hands come from a pasted spec (official rules, the whole deck of 45 cards, 15 each
 to 3 players, the seat after yours starting), so your first turn finds an active set to scout from.
@@ -555,4 +556,92 @@ def test_on_a_360x640_phone_the_active_set_stays_in_view_all_turn(server, browse
     page.locator("#hand button.card[data-index='0']").click(position={"x": 5, "y": 20})
     look(page, f"{tag}-4-picked", 15)
     assert not errors, errors
+    context.close()
+
+
+# -- the end of a round and of the match --------------------------------------------------------------------
+
+
+def play_to_the_end(page, server: str) -> str:
+    """A five-player match of the official rules, every seat played (yours by the longest show, else a scout) through
+    the HTTP API until the match is over; its token."""
+    answer = page.request.post(f"{server}/api/new", data={"variant": "official", "players": 5, "bots": ["greedy"] * 4,
+                                                          "seed": 25, "practice": True})
+    assert answer.ok, answer.text()
+    token = answer.json()["token"]
+    for _ in range(3000):
+        s = page.request.get(f"{server}/api/m/{token}").json()
+        if s["over"]:
+            return token
+        if not s["your_turn"]:
+            page.request.post(f"{server}/api/m/{token}/advance", data={})
+            continue
+        shows, ends = s["legal"]["shows"], s["legal"]["scout_ends"]
+        if s["phase"] == "flip":
+            action = "keep"
+        elif shows:
+            start, length = max(shows, key=lambda sl: sl[1])
+            action = f"show {start + 1}-{start + length}"
+        else:
+            action = f"scout {'right' if ends[0] else 'left'} 0"
+        page.request.post(f"{server}/api/m/{token}/act", data={"action": action})
+    raise AssertionError("the match did not end")
+
+
+# Runs in the page: the open round-end screen's column headings, each on one line (where the window is wide).
+HEADINGS = """() => [...document.querySelectorAll('#round-end thead th')].filter((th) => {
+  const range = document.createRange();
+  range.selectNodeContents(th);
+  return new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size > 1;
+}).map((th) => th.textContent)"""
+
+# Runs in the page: every part of the final standings in the window and not scrolled out of sight: the title, each
+# step of the podium, each cell of the scores, Rematch and New match; the middle of the table does not scroll.
+FINAL = """() => {
+  const problems = [];
+  const center = document.querySelector('.felt > .center');
+  if (center.scrollHeight > center.clientHeight + 1) problems.push(`the final standings scroll: ${center.scrollHeight}px in ${center.clientHeight}px`);
+  const parts = document.querySelectorAll('#final-title, #standings li, #breakdown th, #breakdown td, #final .again button, #final .again .button');
+  for (const part of parts) {
+    const r = part.getBoundingClientRect(), box = center.getBoundingClientRect();
+    if (r.top < Math.max(0, box.top) - 1 || r.bottom > Math.min(innerHeight, box.bottom) + 1)
+      problems.push(`${part.id || part.tagName.toLowerCase()} "${part.textContent.trim().slice(0, 30)}" is out of view: ${Math.round(r.top)}-${Math.round(r.bottom)}`);
+  }
+  return problems;
+}"""
+
+
+@pytest.fixture(scope="module")
+def finished_match(server, browser):
+    page = browser.new_page()
+    token = play_to_the_end(page, server)
+    page.close()
+    return token
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844), (360, 640)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_round_ends_and_the_final_standings_are_whole(server, browser, finished_match, lang, size):
+    """The last round's end: its table within the screen, and at 1280 px every column heading on one line. Then the final
+    standings whole on one screen, with nothing to scroll: the title and the winner at the top, Rematch at the bottom
+    (on a phone the finished hand gives way); and a long match's move log never makes the page taller."""
+    width, height = size
+    context = phone_context(browser, width, height)
+    page = context.new_page()
+    page.goto(f"{server}/?lang={lang}")
+    page.goto(f"{server}/m/{finished_match}")
+    tag = f"end-{lang}-{width}x{height}"
+    page.wait_for_selector("#round-end[open]", timeout=20_000)
+    while page.locator("#round-end[open]").count():  # the last round's screen (and any other not seen here yet)
+        rounds = page.get_attribute("#round-end", "data-round")
+        screenshot(page, f"{tag}-round-{rounds}")
+        assert measure(page) == [], f"{tag}: round {rounds}"
+        if width > 1000:
+            assert page.evaluate(HEADINGS) == [], f"{tag}: round {rounds}: headings on two lines"
+        page.click("#continue")
+        page.wait_for_timeout(200)
+    page.wait_for_selector("#final:not([hidden])")
+    page.wait_for_timeout(200)
+    screenshot(page, f"{tag}-final")
+    assert measure(page) + page.evaluate(FINAL) == [], f"{tag}: final"
     context.close()
