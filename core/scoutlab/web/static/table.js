@@ -296,6 +296,18 @@
     row.classList.toggle("small", w < 50); // too small for the big middle numbers: the corners say it all
   }
 
+  function captionOverflows(caption) {
+    // The text's own width against the room inside the caption's padding, unrounded: scrollWidth and clientWidth
+    // are whole pixels, and a fraction of a pixel too wide is enough for the ellipsis to take the last word (the
+    // box itself is laid out in 1/64 px, hence the 1/32 px allowed).
+    const range = document.createRange();
+    range.selectNodeContents(caption);
+    const style = getComputedStyle(caption);
+    const room = caption.getBoundingClientRect().width - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)
+      - parseFloat(style.borderLeftWidth) - parseFloat(style.borderRightWidth);
+    return range.getBoundingClientRect().width > room + 1 / 32;
+  }
+
   function fitCaption() {
     // One line on every screen: the whole sentence where it fits, else the server's brief one, else smaller type.
     // Screen readers hear the whole sentence from its own live region, once per move, whatever is shown.
@@ -304,10 +316,10 @@
     if (said.textContent !== full) said.textContent = full;
     caption.style.fontSize = "";
     caption.textContent = full;
-    if (!lastEvent || caption.scrollWidth <= caption.clientWidth + 1) return;
+    if (!lastEvent || !captionOverflows(caption)) return;
     if (lastEvent.brief) caption.textContent = lastEvent.brief;
     let size = parseFloat(getComputedStyle(caption).fontSize);
-    while (caption.scrollWidth > caption.clientWidth + 1 && size > 11) {
+    while (captionOverflows(caption) && size > 11) {
       size -= 0.5;
       caption.style.fontSize = size + "px";
     }
