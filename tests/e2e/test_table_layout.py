@@ -7,6 +7,8 @@
 - your turn shows in the tab's title, and an optional beep (off by default) says it too;
 - the keyboard plays: arrows, Space, Enter, S, F and Escape; the hand is one Tab stop;
 - every control of the table is at least 44 px each way on a phone;
+- what is read is whole: the hints in whole lines, the practice badge, the caption with no ellipsis, and on a
+  phone with room the active set as cards with their large numbers;
 - the last round's end and the final standings whole on one screen at 1280x800, 390x844 and 360x640.
 
 The 15-card hands come from a pasted spec (official rules, the whole deck of 45 cards, 15 each
@@ -76,6 +78,49 @@ HAND = """() => {
 }"""
 
 
+# Runs in the page: what a player reads on the table is whole. The hints show whole lines only (none half in their
+# box); the practice badge is one line inside its frame; the caption is not cut short with an ellipsis; and on a
+# phone with room (not a short one) the active set is drawn as cards, the large numbers in the middle, wherever
+# its cards fit the row at 50 px (table.js's size for them).
+READ = """() => {
+  const problems = [];
+  const lines = (e) => { const range = document.createRange(); range.selectNodeContents(e); return [...range.getClientRects()].filter((r) => r.width > 0); };
+  const hints = document.querySelector('#hints');
+  if (hints && getComputedStyle(hints).visibility !== 'hidden') {
+    const box = hints.getBoundingClientRect();
+    const beside = (r) => r.right > box.left + 1 && r.left < box.right - 1;
+    for (const r of lines(hints).filter(beside))
+      if ((r.top < box.bottom - 1 && r.bottom > box.bottom + 1) || (r.top < box.top - 1 && r.bottom > box.top + 1))
+        problems.push(`a line of the hints is cut by their box: ${Math.round(r.top)}-${Math.round(r.bottom)} in ${Math.round(box.top)}-${Math.round(box.bottom)}`);
+  }
+  for (const badge of document.querySelectorAll('#practice, .practice-short summary')) {
+    const frame = badge.closest('.practice').getBoundingClientRect();
+    if (!frame.width) continue;
+    const text = lines(badge);
+    const rows = new Set(text.map((r) => Math.round(r.top))).size;
+    if (badge.tagName === 'SUMMARY' && rows > 1) problems.push(`the practice badge is on ${rows} lines`);
+    if (text.some((r) => r.left < frame.left + 2 || r.right > frame.right - 2)) problems.push(`the practice badge "${badge.textContent}" is cut`);
+    if (frame.left < 0 || frame.right > innerWidth) problems.push('the practice badge is out of view');
+  }
+  const caption = document.querySelector('#caption');
+  if (caption.textContent) {
+    const style = getComputedStyle(caption);
+    const room = caption.getBoundingClientRect().width - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    const width = lines(caption).reduce((sum, r) => sum + r.width, 0);
+    if (width > room + 0.05) problems.push(`the caption is cut short: ${width.toFixed(2)}px of text in ${room.toFixed(2)}px`);
+  }
+  const active = document.querySelector('#active');
+  const n = active.querySelectorAll('.card').length;
+  const phone = innerWidth < 700, roomy = innerHeight > 720;
+  if (phone && roomy && n && n * 50 + (n - 1) * 4 <= active.clientWidth) {
+    const last = active.querySelector('.card:last-child');
+    if (last.getBoundingClientRect().width < 50 || getComputedStyle(last, '::before').content === 'none')
+      problems.push(`the active set's ${n} cards are drawn ${Math.round(last.getBoundingClientRect().width)}px wide, without their large numbers`);
+  }
+  return problems;
+}"""
+
+
 def big_match(page, server: str, seed: int = 3) -> str:
     answer = page.request.post(f"{server}/api/new", data={"spec": BIG_HANDS, "players": 3, "bots": ["greedy", "greedy"], "seed": seed, "practice": True})
     assert answer.ok, answer.text()
@@ -103,13 +148,15 @@ def open_big_match(server: str, browser, lang: str, width: int, height: int):
 
 
 def look(page, name: str, cards: int) -> None:
-    """Screenshot, then fail on anything clipped or out of view, on a hand that is not one whole row, and on axe-core."""
+    """Screenshot, then fail on anything clipped or out of view, on a hand that is not one whole row, on words cut
+    (READ), and on axe-core."""
     screenshot(page, name)
     problems = measure(page)
     hand = page.evaluate(HAND)
+    problems += page.evaluate(READ)
     if problems or hand["problems"]:  # measured again once the page has settled
         page.wait_for_timeout(500)
-        problems, hand = measure(page), page.evaluate(HAND)
+        problems, hand = measure(page) + page.evaluate(READ), page.evaluate(HAND)
     assert hand["count"] == cards, f"{name}: {hand['count']} cards in the hand"
     assert problems + hand["problems"] == [], name
     if AXE.exists():
