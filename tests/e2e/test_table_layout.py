@@ -690,5 +690,7 @@ def test_the_round_ends_and_the_final_standings_are_whole(server, browser, finis
     page.wait_for_selector("#final:not([hidden])")
     page.wait_for_timeout(200)
     screenshot(page, f"{tag}-final")
+    rounds = page.evaluate("JSON.parse(document.querySelector('#strings').textContent).rounds")
+    assert page.locator("#breakdown thead tr.group th").inner_text().strip() == rounds  # numbered columns: the rounds
     assert measure(page) + page.evaluate(FINAL) == [], f"{tag}: final"
     context.close()

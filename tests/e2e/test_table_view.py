@@ -48,6 +48,17 @@ def drive(page, token: str, done: str, scout: bool = False, limit: int = 2000) -
     raise AssertionError(f"{done} never held")
 
 
+def sized_page(browser, size: tuple[int, int]):
+    """A fresh page at `size` (a touch phone below 700 px wide): (context, page, its script errors, phone)."""
+    width, height = size
+    phone = width < 700
+    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=phone, is_mobile=phone)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return context, page, errors, phone
+
+
 def new_match(page, server: str, players: int, seed: int) -> str:
     answer = page.request.post(f"{server}/api/new", data={"variant": "official", "players": players, "bots": ["greedy"] * (players - 1), "seed": seed, "practice": True})
     assert answer.ok, answer.text()
@@ -83,13 +94,8 @@ def following(page, ply: int) -> None:
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_every_moment_of_a_match_fits_the_window(server, browser, lang, size):
-    width, height = size
-    phone = width < 700
-    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=phone, is_mobile=phone)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    tag = f"view-{lang}-{width}"
+    context, page, errors, phone = sized_page(browser, size)
+    tag = f"view-{lang}-{size[0]}"
     page.goto(f"{server}/?lang={lang}")
     token = new_match(page, server, 5 if phone else 4, seed=11)
     page.evaluate("localStorage.setItem('scoutlab-pace', 'instant')")  # no animation to wait for
@@ -195,10 +201,8 @@ def test_no_serious_accessibility_violation(server, browser, lang):
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_header_is_one_line_on_every_page(server, browser, lang, size):
-    width, height = size
-    phone = width < 700
-    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=phone, is_mobile=phone)
-    page = context.new_page()
+    width = size[0]
+    context, page, _, _ = sized_page(browser, size)
     page.goto(f"{server}/?lang={lang}")
     token = new_match(page, server, 3, seed=4)
     for path in ["/", "/rules/official", f"/m/{token}", f"/m/{token}/rules"]:
@@ -244,14 +248,9 @@ def show_moves(page, phone: bool) -> None:
 def test_the_table_says_what_is_true_in_words_a_player_reads(server, browser, lang, size):
     """A picked card gets a calm one-line guide, not a refusal; the badges are words of the language; a bot does not
     'think' behind the round's end screen; the move log shows its newest move (and stays put once scrolled up) and says
-    which moves are yours; the score sheet's numbered columns are players, the final table's are rounds."""
-    width, height = size
-    phone = width < 700
-    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=phone, is_mobile=phone)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    tag = f"words-{lang}-{width}"
+    which moves are yours; the score sheet's numbered columns are players (the final table's, rounds: test_table_layout's final standings)."""
+    context, page, errors, phone = sized_page(browser, size)
+    tag = f"words-{lang}-{size[0]}"
     page.goto(f"{server}/?lang={lang}")
     token = easy_match(page, server)
     page.evaluate("localStorage.setItem('scoutlab-pace', 'instant')")
@@ -267,7 +266,7 @@ def test_the_table_says_what_is_true_in_words_a_player_reads(server, browser, la
     tone = page.get_attribute("#message", "class")
     assert "is-refused" not in tone, (page.inner_text("#message"), tone)
     for key in ["side_by_side", "grow", "no_show", "not_yet", "legal"]:
-        assert page.evaluate(MESSAGE_LINES, [S[key], "is-guide"]) == 1, f"{lang} {width}: {S[key]!r} takes more than a line"
+        assert page.evaluate(MESSAGE_LINES, [S[key], "is-guide"]) == 1, f"{tag}: {S[key]!r} takes more than a line"
     page.keyboard.press("Escape")
     # The Scout & Show chip and the score in words of the language, on screen (a title is never seen on a touch screen).
     badge = page.locator("#me .fact.sns [aria-hidden]").inner_text()
@@ -314,18 +313,5 @@ def test_the_table_says_what_is_true_in_words_a_player_reads(server, browser, la
     # The score sheet's numbered columns are headed as players (read, not clicked to: a round's end may be on screen).
     assert page.locator("#sheet thead tr.group th").text_content().strip() == S["players"]
 
-    # The final table's numbered columns are headed as rounds.
-    s = drive(page, token, "s.over")
-    page.wait_for_selector("#round-end[open]", timeout=20_000)
-    for _ in range(len(s["round_ends"])):
-        if not page.locator("#round-end[open]").count():
-            break
-        page.click("#continue")
-        page.wait_for_timeout(200)
-    if phone:  # back from the moves to the table, where the final standings are
-        page.click(".tabs button[data-view=table]")
-    page.wait_for_selector("#final:not([hidden])")
-    assert page.locator("#breakdown thead tr.group th").inner_text().strip() == S["rounds"]
-    check(page, f"{tag}-4-final")
     assert not errors, errors
     context.close()
