@@ -19,7 +19,7 @@ from typing import NoReturn
 
 from scoutlab import __version__
 from scoutlab.base.errors import SpecWarning, user_errors
-from scoutlab.base.limits import EXCERPT_CHARS, excerpt, on_one_line, printable, terminal_cannot_show
+from scoutlab.base.limits import EXCERPT_CHARS, cut, excerpt, on_one_line, printable, terminal_cannot_show
 
 COMMANDS = [
     "variants",
@@ -134,7 +134,7 @@ def _unquoted(quoted: str) -> str:
 
 def _cut(message: str) -> str:
     """A message of argparse's or of a type's own, cut short when it runs long (it may hold a whole argument)."""
-    return message if len(message) <= MAX_SAID else f"{message[:200]}... ({len(message):,} characters)"
+    return message if len(message) <= MAX_SAID else cut(message, 200)
 
 
 def _listed(words: list[str], noun: str, quoted: bool = True) -> str:

@@ -70,7 +70,11 @@ def excerpt(value: Any, limit: int = EXCERPT_CHARS) -> str:
         return f"{value[:limit]!r}... ({len(value):,} characters)"
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 128:
         return f"a {value.bit_length():,}-bit number"  # str() of a huge int is slow and is itself an echo
-    text = repr(value)
+    return cut(repr(value), limit)
+
+
+def cut(text: str, limit: int) -> str:
+    """`text` for a message, cut to `limit` characters with the full length said where it is longer."""
     return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
 
 

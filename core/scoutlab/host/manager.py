@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 import pluggy
 
 from scoutlab.base.errors import PLUGIN_FAILURES, HookError, PluginError
-from scoutlab.base.limits import excerpt, on_one_line
+from scoutlab.base.limits import cut, excerpt, on_one_line
 from scoutlab.host import builtin, hookspecs
 from scoutlab.host.guard import guard
 
@@ -255,5 +255,4 @@ def plugin_bots() -> PluginBots:
 
 def _one_line(why: str, limit: int = 200) -> str:
     """A plugin's reason as a message quotes it: on one line, and cut where a plugin's long text would drown it."""
-    why = on_one_line(why)
-    return why if len(why) <= limit else f"{why[:limit]}... ({len(why):,} characters)"
+    return cut(on_one_line(why), limit)

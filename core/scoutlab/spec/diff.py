@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from scoutlab.base.limits import on_one_line
+from scoutlab.base.limits import cut, on_one_line
 from scoutlab.spec.source import render_path
 from scoutlab.spec.variant import variant_schema
 
@@ -91,7 +91,7 @@ def show_value(value: Any) -> str:
     """A value as the spec would write it: `owner_receives`, `true`, `[3, 4, 5]`; `(absent)` for no key. On one line,
     cut to SHOWN_CHARS with its length said."""
     text = _written(value)
-    return text if len(text) <= SHOWN_CHARS else f"{text[:SHOWN_CHARS]}... ({len(text):,} characters)"
+    return cut(text, SHOWN_CHARS)
 
 
 def _written(value: Any) -> str:
